@@ -1,0 +1,77 @@
+# Bulkhead: static-partitioning hypervisor for AArch64.
+#
+#   make run          boot the default partitions on QEMU
+#   make test         every test; ends with "N passed, M failed"
+#   make <board>_defconfig, menuconfig, savedefconfig, all, image, bench-*
+#
+# Everything is built under $(O) (default build/).
+
+SHELL := /bin/bash
+O ?= build
+BUILD := $(abspath $(O))
+SRCTREE := $(abspath .)
+CROSS_COMPILE ?= aarch64-linux-gnu-
+DEFAULT_DEFCONFIG ?= qemu-virt_defconfig
+V ?= 0
+Q := $(if $(filter 1,$(V)),,@)
+
+export BUILD SRCTREE CROSS_COMPILE
+
+.DEFAULT_GOAL := all
+.PHONY: all run test deps menuconfig savedefconfig clean distclean help olddefconfig
+
+help:
+	@sed -n '2,8p' Makefile
+
+deps:
+	$(Q)bash ci/deps.sh
+
+# ---------------------------------------------------------------- Kconfig
+# kconfig_gen(outdir, defconfig-file): .config and autoconf.h in outdir.
+define kconfig_gen
+	$(Q)mkdir -p $(1)/include/config $(1)/include/generated
+	$(Q)cd $(1) && srctree=$(SRCTREE) KCONFIG_CONFIG=.config \
+		kconfig-conf --defconfig=$(2) $(SRCTREE)/Kconfig >/dev/null
+	$(Q)cd $(1) && srctree=$(SRCTREE) KCONFIG_CONFIG=.config \
+		kconfig-conf --silentoldconfig $(SRCTREE)/Kconfig
+endef
+
+# "<vendor>-<board>_defconfig" -> boards/<vendor>/<board>/defconfig
+board_defconfig = $(SRCTREE)/boards/$(firstword $(subst -, ,$(1)))/$(patsubst $(firstword $(subst -, ,$(1)))-%,%,$(1))/defconfig
+
+%_defconfig:
+	$(Q)test -f $(call board_defconfig,$*) || { echo "no board $* ($(call board_defconfig,$*))"; exit 1; }
+	$(call kconfig_gen,$(BUILD),$(call board_defconfig,$*))
+	@echo "configured $* in $(O)/.config"
+
+$(BUILD)/.config:
+	$(Q)$(MAKE) --no-print-directory $(DEFAULT_DEFCONFIG)
+
+$(BUILD)/include/generated/autoconf.h: $(BUILD)/.config Kconfig $(wildcard */Kconfig */*/Kconfig)
+	$(Q)cd $(BUILD) && srctree=$(SRCTREE) KCONFIG_CONFIG=.config \
+		kconfig-conf --silentoldconfig $(SRCTREE)/Kconfig
+
+olddefconfig: $(BUILD)/include/generated/autoconf.h
+
+menuconfig: $(BUILD)/.config
+	$(Q)cd $(BUILD) && srctree=$(SRCTREE) KCONFIG_CONFIG=.config kconfig-mconf $(SRCTREE)/Kconfig
+
+savedefconfig: $(BUILD)/.config
+	$(Q)cd $(BUILD) && srctree=$(SRCTREE) KCONFIG_CONFIG=.config \
+		kconfig-conf --savedefconfig=defconfig $(SRCTREE)/Kconfig
+	@echo "wrote $(O)/defconfig"
+
+-include $(BUILD)/include/config/auto.conf
+
+# ------------------------------------------------------------ sub-makes
+include arch/host/host.mk
+include arch/arm/arm.mk
+include guests/guests.mk
+include tests/tests.mk
+-include $(wildcard mk/*.mk)
+
+clean:
+	rm -rf $(BUILD)/hyp $(BUILD)/host $(BUILD)/guests $(BUILD)/tests
+
+distclean:
+	rm -rf $(BUILD)

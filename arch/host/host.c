@@ -1,0 +1,262 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Host build of the arch interface: threads are physical CPUs, the process
+ * address space is machine memory (a machine address is the host pointer),
+ * and guest virtual addresses are guest physical (a guest with its MMU
+ * off). TLB invalidations and interrupts are counted so tests can assert
+ * them.
+ */
+#include <bulkhead/arch.h>
+#include <bulkhead/domain.h>
+#include <bulkhead/mm.h>
+#include <bulkhead/hypercall.h>
+#include <arch_host.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+#include <unistd.h>
+
+static _Thread_local unsigned int host_cpu;
+static _Thread_local struct vcpu *host_current;
+static _Thread_local host_panic_fn host_panic_hook;
+
+/* Counted, per thread first and folded in on demand, to avoid sharing. */
+uint64_t host_tlb_flushes;
+uint64_t host_tlb_flushes_vmid;
+
+static char host_console_buf[HOST_CONSOLE_BUF];
+static size_t host_console_len;
+int host_console_echo;
+
+/* Boot-time "machine RAM" for partitions. */
+static uint8_t host_ram[CONFIG_HOST_RAM_MB << 20] __attribute__((aligned(2 << 20)));
+static size_t host_ram_used;
+static bool host_boot_done;
+
+unsigned int arch_cpu_id(void)
+{
+	return host_cpu;
+}
+
+struct vcpu *arch_current_vcpu(void)
+{
+	return host_current;
+}
+
+void host_set_cpu(unsigned int cpu)
+{
+	host_cpu = cpu % CONFIG_NR_CPUS;
+}
+
+void host_set_current(struct vcpu *v)
+{
+	host_current = v;
+}
+
+void host_set_panic_hook(host_panic_fn fn)
+{
+	host_panic_hook = fn;
+}
+
+int arch_gva_to_ipa(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ipa)
+{
+	(void)v;
+	(void)write;
+	*ipa = gva;
+	return 0;
+}
+
+void *arch_map_page(mfn_t mfn)
+{
+	return (void *)(uintptr_t)mfn_to_maddr(mfn);
+}
+
+void arch_unmap_page(void *va)
+{
+	(void)va;
+}
+
+void *map_domain_page_global(mfn_t mfn)
+{
+	return (void *)(uintptr_t)mfn_to_maddr(mfn);
+}
+
+void unmap_domain_page_global(void *va)
+{
+	(void)va;
+}
+
+paddr_t virt_to_maddr(const void *va)
+{
+	return (paddr_t)(uintptr_t)va;
+}
+
+void *maddr_to_virt(paddr_t ma)
+{
+	return (void *)(uintptr_t)ma;
+}
+
+int mm_boot_alloc(uint64_t bytes, uint64_t align, paddr_t *out)
+{
+	size_t start = ROUND_UP(host_ram_used, (size_t)align);
+
+	if (host_boot_done || (start + bytes > sizeof(host_ram))) {
+		return -12; /* -ENOMEM */
+	}
+	host_ram_used = start + bytes;
+	*out = (paddr_t)(uintptr_t)&host_ram[start];
+	return 0;
+}
+
+void mm_boot_done(void)
+{
+	host_boot_done = true;
+}
+
+void host_mm_reset(void)
+{
+	host_ram_used = 0U;
+	host_boot_done = false;
+}
+
+void arch_tlb_flush_ipa(uint16_t vmid, paddr_t ipa)
+{
+	(void)vmid;
+	(void)ipa;
+	__atomic_fetch_add(&host_tlb_flushes, 1U, __ATOMIC_RELAXED);
+}
+
+void arch_tlb_flush_vmid(uint16_t vmid)
+{
+	(void)vmid;
+	__atomic_fetch_add(&host_tlb_flushes_vmid, 1U, __ATOMIC_RELAXED);
+}
+
+void arch_vcpu_raise_irq(struct vcpu *v, unsigned int virq)
+{
+	__atomic_fetch_add(&v->arch.irqs_raised, 1U, __ATOMIC_RELAXED);
+	__atomic_store_n(&v->arch.last_irq, virq, __ATOMIC_RELAXED);
+}
+
+void arch_vcpu_kick(struct vcpu *v)
+{
+	__atomic_fetch_add(&v->arch.kicks, 1U, __ATOMIC_RELAXED);
+}
+
+void arch_hypercall_continue(struct vcpu *v)
+{
+	v->arch.continued = true;
+}
+
+void arch_hypercall_set_arg(struct vcpu *v, unsigned int i, regval_t val)
+{
+	if (i < HYPERCALL_NR_ARGS) {
+		v->arch.args[i] = val;
+	}
+}
+
+void arch_console_putc(char c)
+{
+	if (host_console_len < sizeof(host_console_buf) - 1U) {
+		host_console_buf[host_console_len] = c;
+		host_console_len++;
+		host_console_buf[host_console_len] = '\0';
+	}
+	if (host_console_echo != 0) {
+		(void)fputc(c, stderr);
+	}
+}
+
+const char *host_console_text(void)
+{
+	return host_console_buf;
+}
+
+void host_console_clear(void)
+{
+	host_console_len = 0U;
+	host_console_buf[0] = '\0';
+}
+
+uint64_t arch_now_ns(void)
+{
+	struct timespec ts;
+
+	(void)clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ((uint64_t)ts.tv_sec * 1000000000ULL) + (uint64_t)ts.tv_nsec;
+}
+
+__noreturn void arch_panic_halt(void)
+{
+	if (host_panic_hook != NULL) {
+		host_panic_hook();
+	}
+	abort();
+}
+
+int arch_domain_init(struct domain *d)
+{
+	(void)d;
+	return 0;
+}
+
+void arch_vcpu_reset(struct vcpu *v, vaddr_t pc, regval_t arg)
+{
+	(void)pc;
+	(void)arg;
+	v->arch.continued = false;
+}
+
+void arch_domain_stop(struct domain *d)
+{
+	uint32_t i;
+
+	for (i = 0U; i < d->nr_vcpus; i++) {
+		d->vcpu[i].online = false;
+	}
+}
+
+void arch_domain_start(struct domain *d)
+{
+	d->vcpu[0].online = true;
+}
+
+int host_system_off_status = -1;
+
+__noreturn void arch_system_off(int status)
+{
+	host_system_off_status = status;
+	if (host_panic_hook != NULL) {
+		host_panic_hook();
+	}
+	exit(status);
+}
+
+long host_hypercall(struct vcpu *v, regval_t nr, regval_t a0, regval_t a1, regval_t a2,
+		    regval_t a3, regval_t a4)
+{
+	long rc;
+	unsigned int rounds = 0U;
+
+	host_set_current(v);
+	v->arch.args[0] = a0;
+	v->arch.args[1] = a1;
+	v->arch.args[2] = a2;
+	v->arch.args[3] = a3;
+	v->arch.args[4] = a4;
+	for (;;) {
+		v->arch.continued = false;
+		rc = hypercall_dispatch(nr, v->arch.args);
+		if (!v->arch.continued) {
+			break;
+		}
+		/* As on hardware: x0 carries the result, which is the new arg 0. */
+		v->arch.args[0] = (regval_t)rc;
+		rounds++;
+		if (rounds > HOST_MAX_CONTINUATIONS) {
+			break;
+		}
+	}
+	v->arch.continuations = rounds;
+	return rc;
+}

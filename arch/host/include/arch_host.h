@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Host-only helpers for tests, fuzzers and benches. */
+#ifndef ARCH_HOST_H
+#define ARCH_HOST_H
+
+#include <bulkhead/types.h>
+
+struct vcpu;
+
+#define HOST_CONSOLE_BUF U(65536)
+#define HOST_MAX_CONTINUATIONS U(1000000)
+
+typedef void (*host_panic_fn)(void);
+
+extern uint64_t host_tlb_flushes;
+extern uint64_t host_tlb_flushes_vmid;
+extern int host_console_echo;
+extern int host_system_off_status;
+
+void host_set_cpu(unsigned int cpu);
+void host_set_current(struct vcpu *v);
+/* Called instead of abort() on panic: a test may longjmp out. */
+void host_set_panic_hook(host_panic_fn fn);
+void host_mm_reset(void);
+const char *host_console_text(void);
+void host_console_clear(void);
+/* Issue a hypercall as vCPU v would, following continuations. */
+long host_hypercall(struct vcpu *v, regval_t nr, regval_t a0, regval_t a1, regval_t a2,
+		    regval_t a3, regval_t a4);
+
+#endif

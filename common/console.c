@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Hypervisor console. Partition output is collected per line and printed
+ * with the partition's name in front, so interleaved output of several
+ * partitions stays readable and a test can attribute every line.
+ */
+#include <bulkhead/console.h>
+#include <bulkhead/domain.h>
+#include <bulkhead/lib.h>
+
+#define CONSOLE_LINE_LEN U(160)
+#define CONSOLE_IN_LEN   U(64)
+
+struct console_line {
+	char buf[CONSOLE_LINE_LEN];
+	uint32_t len;
+	char in[CONSOLE_IN_LEN];
+	uint32_t in_head;
+	uint32_t in_tail;
+} __cacheline_aligned;
+
+static spinlock_t console_lock = SPIN_LOCK_INIT(LOCK_CLASS_CONSOLE);
+static struct console_line lines[CONFIG_MAX_DOMAINS];
+/* Index of the partition receiving input; CONFIG_MAX_DOMAINS = hypervisor. */
+static uint32_t console_focus;
+static uint32_t ctrl_a_count;
+
+static void console_puts_locked(const char *s, size_t n)
+{
+	size_t i;
+
+	for (i = 0U; i < n; i++) {
+		if (s[i] == '\n') {
+			arch_console_putc('\r');
+		}
+		arch_console_putc(s[i]);
+	}
+}
+
+void printk(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	int n;
+	irqflags_t f;
+
+	va_start(ap, fmt);
+	n = bh_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	if (n < 0) {
+		return;
+	}
+	f = local_irq_save();
+	spin_lock(&console_lock);
+	console_puts_locked(buf, strnlen(buf, sizeof(buf)));
+	spin_unlock(&console_lock);
+	local_irq_restore(f);
+}
+
+__noreturn void panic(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+	size_t i;
+
+	va_start(ap, fmt);
+	(void)bh_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	/* No lock: the console may be what failed. */
+	for (i = 0U; (i < sizeof(buf)) && (buf[i] != '\0'); i++) {
+		arch_console_putc(buf[i]);
+	}
+	arch_console_putc('\r');
+	arch_console_putc('\n');
+	arch_panic_halt();
+}
+
+static void console_flush_line(const struct domain *d, struct console_line *l)
+{
+	char prefix[DOMAIN_NAME_LEN + 4U];
+	int n = bh_snprintf(prefix, sizeof(prefix), "(%s) ", d->cfg.name);
+
+	console_puts_locked(prefix, (size_t)n);
+	console_puts_locked(l->buf, l->len);
+	console_puts_locked("\n", 1U);
+	l->len = 0U;
+}
+
+void console_domain_write(struct domain *d, const char *buf, size_t len)
+{
+	struct console_line *l = &lines[d->domain_id - 1U];
+	irqflags_t f = local_irq_save();
+	size_t i;
+
+	spin_lock(&console_lock);
+	for (i = 0U; i < len; i++) {
+		char c = buf[i];
+		if (c == '\n') {
+			console_flush_line(d, l);
+		} else if ((c >= ' ') && (c <= '~')) {
+			/* Like Xen: drop non-printables so a guest cannot drive the terminal. */
+			l->buf[l->len] = c;
+			l->len++;
+			if (l->len == CONSOLE_LINE_LEN) {
+				console_flush_line(d, l);
+			}
+		} else {
+			/* dropped */
+		}
+	}
+	spin_unlock(&console_lock);
+	local_irq_restore(f);
+}
+
+/* Ctrl-A three times moves input to the next partition (Xen's convention). */
+void console_input_byte(char c)
+{
+	irqflags_t f = local_irq_save();
+	bool switched = false;
+	uint32_t focus;
+
+	spin_lock(&console_lock);
+	if (c == '\x01') {
+		ctrl_a_count++;
+		if (ctrl_a_count == 3U) {
+			ctrl_a_count = 0U;
+			console_focus = (console_focus + 1U) % (CONFIG_MAX_DOMAINS + 1U);
+			switched = true;
+		}
+	} else {
+		ctrl_a_count = 0U;
+		if (console_focus < CONFIG_MAX_DOMAINS) {
+			struct console_line *l = &lines[console_focus];
+			uint32_t next = (l->in_head + 1U) % CONSOLE_IN_LEN;
+			if (next != l->in_tail) {
+				l->in[l->in_head] = c;
+				l->in_head = next;
+			}
+		}
+	}
+	focus = console_focus;
+	spin_unlock(&console_lock);
+	local_irq_restore(f);
+	if (switched) {
+		if (focus < CONFIG_MAX_DOMAINS) {
+			printk("*** console input to d%u (type Ctrl-A three times to switch)\n",
+			       focus + 1U);
+		} else {
+			printk("*** console input to the hypervisor\n");
+		}
+	}
+}
+
+size_t console_domain_read(struct domain *d, char *buf, size_t len)
+{
+	struct console_line *l = &lines[d->domain_id - 1U];
+	irqflags_t f = local_irq_save();
+	size_t n = 0U;
+
+	spin_lock(&console_lock);
+	while ((n < len) && (l->in_tail != l->in_head)) {
+		buf[n] = l->in[l->in_tail];
+		l->in_tail = (l->in_tail + 1U) % CONSOLE_IN_LEN;
+		n++;
+	}
+	spin_unlock(&console_lock);
+	local_irq_restore(f);
+	return n;
+}

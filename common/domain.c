@@ -1,0 +1,196 @@
+/* SPDX-License-Identifier: MIT */
+/* Partition table, creation and lifecycle. */
+#include <bulkhead/domain.h>
+#include <bulkhead/console.h>
+#include <bulkhead/mm.h>
+#include <bulkhead/lib.h>
+#include <public/sched.h>
+#include <public/errno.h>
+
+struct domain domains[CONFIG_MAX_DOMAINS];
+
+/* Stage-2 tables and shared_info pages: static, one set per partition. */
+static uint64_t p2m_pool[CONFIG_MAX_DOMAINS][CONFIG_P2M_POOL_PAGES][P2M_ENTRIES] __page_aligned;
+static struct shared_info_page {
+	struct shared_info s;
+	uint8_t pad[PAGE_SIZE - sizeof(struct shared_info)];
+} shared_info_pages[CONFIG_MAX_DOMAINS] __page_aligned;
+BUILD_ASSERT(sizeof(struct shared_info_page) == PAGE_SIZE);
+
+struct domain *domain_by_id(domid_t id)
+{
+	struct domain *d;
+
+	if ((id == 0U) || (id > CONFIG_MAX_DOMAINS)) {
+		return NULL;
+	}
+	d = &domains[id - 1U];
+	return (read_atomic(&d->state) == DOMAIN_FREE) ? NULL : d;
+}
+
+struct domain *domain_resolve(domid_t id)
+{
+	if (id == DOMID_SELF) {
+		struct vcpu *v = current;
+		return (v != NULL) ? v->domain : NULL;
+	}
+	return domain_by_id(id);
+}
+
+static void domain_vcpus_init(struct domain *d)
+{
+	uint32_t i;
+
+	for (i = 0U; i < d->nr_vcpus; i++) {
+		struct vcpu *v = &d->vcpu[i];
+		v->domain = d;
+		v->vcpu_id = i;
+		v->pcpu = d->cfg.pcpus[i];
+		v->online = false;
+		v->blocked = false;
+		/* Only vCPU 0 has a slot in shared_info (XEN_LEGACY_MAX_VCPUS). */
+		v->vcpu_info = (i == 0U) ? &d->shared_info->vcpu_info[0] : NULL;
+		v->vcpu_info_registered = false;
+	}
+}
+
+/* Build the memory map and per-partition pools; the image is loaded later. */
+static int domain_build_memory(struct domain *d)
+{
+	int rc;
+
+	rc = p2m_init(&d->p2m, d->vmid, p2m_pool[d->domain_id - 1U], CONFIG_P2M_POOL_PAGES);
+	if (rc == 0) {
+		rc = p2m_map_range(&d->p2m, gaddr_to_gfn(d->ram_gpa), maddr_to_mfn(d->ram_maddr),
+				   d->ram_bytes >> PAGE_SHIFT, p2m_ram_rw);
+	}
+	if (rc == 0) {
+		/* Grant mappings then only ever write leaf entries. */
+		rc = p2m_prealloc(&d->p2m, gaddr_to_gfn(GUEST_GNTTAB_BASE),
+				  GUEST_GNTTAB_SIZE >> PAGE_SHIFT);
+	}
+	return rc;
+}
+
+int domain_create(domid_t id, const struct domain_config *cfg)
+{
+	struct domain *d;
+	int rc;
+
+	if ((id == 0U) || (id > CONFIG_MAX_DOMAINS) || (cfg->nr_vcpus == 0U) ||
+	    (cfg->nr_vcpus > CONFIG_MAX_VCPUS) || (cfg->mem_bytes == 0U) ||
+	    ((cfg->mem_bytes & (PAGE_SIZE - 1U)) != 0U)) {
+		return -XEN_EINVAL;
+	}
+	d = &domains[id - 1U];
+	if (d->state != DOMAIN_FREE) {
+		return -XEN_EEXIST;
+	}
+	(void)memset(d, 0, sizeof(*d));
+	d->cfg = *cfg;
+	d->domain_id = id;
+	d->vmid = id;
+	d->nr_vcpus = cfg->nr_vcpus;
+	d->ram_gpa = GUEST_RAM0_BASE;
+	d->ram_bytes = cfg->mem_bytes;
+	d->shared_info = &shared_info_pages[id - 1U].s;
+	d->shared_info_gfn = INVALID_GFN;
+	spin_lock_init(&d->lock, LOCK_CLASS_DOMAIN);
+	(void)memset(&shared_info_pages[id - 1U], 0, PAGE_SIZE);
+
+	if (cfg->mem_maddr != 0U) {
+		d->ram_maddr = cfg->mem_maddr;
+		rc = 0;
+	} else {
+		rc = mm_boot_alloc(cfg->mem_bytes, UL(2) << 20, &d->ram_maddr);
+	}
+	if (rc == 0) {
+		rc = domain_build_memory(d);
+	}
+	domain_vcpus_init(d);
+	if (rc == 0) {
+		rc = gnttab_domain_init(d);
+	}
+	if (rc == 0) {
+		rc = evtchn_domain_init(d);
+	}
+	if (rc == 0) {
+		rc = arch_domain_init(d);
+	}
+	if (rc != 0) {
+		printk("bulkhead: %s: cannot create partition (error %d)\n", cfg->name, rc);
+		return rc;
+	}
+	write_atomic(&d->state, DOMAIN_CREATED);
+	return 0;
+}
+
+static bool all_domains_stopped(int *status)
+{
+	uint32_t i;
+	bool stopped = true;
+
+	*status = 0;
+	for (i = 0U; i < CONFIG_MAX_DOMAINS; i++) {
+		enum domain_state s = read_atomic(&domains[i].state);
+		if ((s == DOMAIN_CREATED) || (s == DOMAIN_RUNNING)) {
+			stopped = false;
+		}
+		if ((s == DOMAIN_CRASHED) ||
+		    ((s == DOMAIN_SHUTDOWN) && (domains[i].shutdown_reason == SHUTDOWN_crash))) {
+			*status = 1;
+		}
+	}
+	return stopped;
+}
+
+static bool domain_wants_restart(const struct domain *d, uint32_t reason)
+{
+	switch (d->cfg.restart) {
+	case RESTART_ALWAYS:
+		return reason != SHUTDOWN_poweroff;
+	case RESTART_ON_REBOOT:
+		return reason == SHUTDOWN_reboot;
+	default:
+		return false;
+	}
+}
+
+void domain_shutdown(struct domain *d, uint32_t reason)
+{
+	int status;
+	bool restart;
+
+	spin_lock(&d->lock);
+	if (d->state != DOMAIN_RUNNING) {
+		spin_unlock(&d->lock);
+		return;
+	}
+	d->shutdown_reason = reason;
+	restart = domain_wants_restart(d, reason);
+	write_atomic(&d->state, DOMAIN_SHUTDOWN);
+	spin_unlock(&d->lock);
+
+	printk("bulkhead: %s (d%u) shut down, reason %u%s\n", d->cfg.name, d->domain_id, reason,
+	       restart ? ", restarting" : "");
+	arch_domain_stop(d);
+	if (restart) {
+		domain_restart(d);
+		return;
+	}
+	if (all_domains_stopped(&status)) {
+		printk("bulkhead: all partitions stopped, status %d\n", status);
+		arch_system_off(status);
+	}
+}
+
+void domain_crash(struct domain *d, const char *why)
+{
+	printk("bulkhead: %s (d%u) crashed: %s\n", d->cfg.name, d->domain_id, why);
+	spin_lock(&d->lock);
+	if (d->state == DOMAIN_RUNNING) {
+		d->state = DOMAIN_RUNNING; /* shutdown below does the transition */
+	}
+	spin_unlock(&d->lock);
+	domain_shutdown(d, SHUTDOWN_crash);
+}

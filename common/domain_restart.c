@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Partition restart. The order matters: peers must lose their view of the
+ * old incarnation (event channels closed, foreign mappings removed) before
+ * its memory is scrubbed and reloaded, so nothing stale reaches the new one.
+ */
+#include <bulkhead/domain.h>
+#include <bulkhead/console.h>
+#include <bulkhead/mm.h>
+#include <bulkhead/lib.h>
+
+static void domain_scrub(struct domain *d)
+{
+	uint64_t off;
+
+	for (off = 0U; off < d->ram_bytes; off += PAGE_SIZE) {
+		void *va = map_domain_page(maddr_to_mfn(d->ram_maddr + off));
+		(void)memset(va, 0, PAGE_SIZE);
+		unmap_domain_page(va);
+	}
+}
+
+void domain_restart(struct domain *d)
+{
+	int rc;
+
+	evtchn_domain_reset(d);
+	gnttab_domain_reset(d);
+	spin_lock(&d->lock);
+	d->shared_info_gfn = INVALID_GFN;
+	(void)memset(d->shared_info, 0, sizeof(*d->shared_info));
+	p2m_reset(&d->p2m);
+	rc = p2m_map_range(&d->p2m, gaddr_to_gfn(d->ram_gpa), maddr_to_mfn(d->ram_maddr),
+			   d->ram_bytes >> PAGE_SHIFT, p2m_ram_rw);
+	if (rc == 0) {
+		rc = p2m_prealloc(&d->p2m, gaddr_to_gfn(GUEST_GNTTAB_BASE),
+				  GUEST_GNTTAB_SIZE >> PAGE_SHIFT);
+	}
+	spin_unlock(&d->lock);
+	domain_scrub(d);
+	if (rc == 0) {
+		rc = domain_load(d);
+	}
+	if (rc == 0) {
+		rc = arch_domain_init(d);
+	}
+	if (rc != 0) {
+		printk("bulkhead: %s (d%u) restart failed (%d); left stopped\n", d->cfg.name,
+		       d->domain_id, rc);
+		write_atomic(&d->state, DOMAIN_CRASHED);
+		return;
+	}
+	d->restarts++;
+	printk("bulkhead: %s (d%u) restarted (%u)\n", d->cfg.name, d->domain_id, d->restarts);
+	write_atomic(&d->state, DOMAIN_RUNNING);
+	arch_domain_start(d);
+}

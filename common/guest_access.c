@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: MIT */
+/* Copying to and from partition memory, one page at a time. */
+#include <bulkhead/guest_access.h>
+#include <bulkhead/domain.h>
+#include <bulkhead/mm.h>
+#include <bulkhead/lib.h>
+#include <public/errno.h>
+
+int guest_gfn_to_mfn(struct domain *d, gfn_t gfn, bool write, mfn_t *mfn)
+{
+	enum p2m_type t;
+
+	if (p2m_lookup(&d->p2m, gfn, mfn, &t) != 0) {
+		return -XEN_EFAULT;
+	}
+	switch (t) {
+	case p2m_ram_rw:
+	case p2m_grant_map_rw:
+		return 0;
+	case p2m_ram_ro:
+	case p2m_grant_map_ro:
+		return write ? -XEN_EFAULT : 0;
+	default:
+		/* MMIO and hypervisor pages are not hypercall buffers. */
+		return -XEN_EFAULT;
+	}
+}
+
+/* One contiguous piece within a page: gpa to machine page, then copy. */
+static int copy_page_piece(struct domain *d, paddr_t gpa, void *buf, size_t len, bool to_guest)
+{
+	mfn_t mfn;
+	uint8_t *va;
+	int rc = guest_gfn_to_mfn(d, gaddr_to_gfn(gpa), to_guest, &mfn);
+
+	if (rc != 0) {
+		return rc;
+	}
+	va = map_domain_page(mfn);
+	if (to_guest) {
+		(void)memcpy(va + PAGE_OFFSET_OF(gpa), buf, len);
+	} else {
+		(void)memcpy(buf, va + PAGE_OFFSET_OF(gpa), len);
+	}
+	unmap_domain_page(va);
+	return 0;
+}
+
+static int copy_guest(const struct vcpu *v, struct domain *d, uint64_t addr, void *buf,
+		      size_t len, bool to_guest, bool virt)
+{
+	uint8_t *p = buf;
+
+	/* Wrapping around the address space is a bad pointer, not a copy. */
+	if ((addr + (uint64_t)len) < addr) {
+		return -XEN_EFAULT;
+	}
+	while (len > 0U) {
+		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - PAGE_OFFSET_OF(addr)));
+		paddr_t gpa = addr;
+		int rc;
+
+		if (virt && (arch_gva_to_ipa(v, addr, to_guest, &gpa) != 0)) {
+			return -XEN_EFAULT;
+		}
+		rc = copy_page_piece(d, gpa, p, chunk, to_guest);
+		if (rc != 0) {
+			return rc;
+		}
+		p += chunk;
+		addr += chunk;
+		len -= chunk;
+	}
+	return 0;
+}
+
+int copy_from_guest_vcpu(const struct vcpu *v, void *dst, vaddr_t gva, size_t len)
+{
+	return copy_guest(v, v->domain, gva, dst, len, false, true);
+}
+
+int copy_to_guest_vcpu(const struct vcpu *v, vaddr_t gva, const void *src, size_t len)
+{
+	return copy_guest(v, v->domain, gva, (void *)(uintptr_t)src, len, true, true);
+}
+
+int copy_from_guest(void *dst, vaddr_t gva, size_t len)
+{
+	return copy_from_guest_vcpu(current, dst, gva, len);
+}
+
+int copy_to_guest(vaddr_t gva, const void *src, size_t len)
+{
+	return copy_to_guest_vcpu(current, gva, src, len);
+}
+
+int copy_from_guest_phys(struct domain *d, void *dst, paddr_t gpa, size_t len)
+{
+	return copy_guest(NULL, d, gpa, dst, len, false, false);
+}
+
+int copy_to_guest_phys(struct domain *d, paddr_t gpa, const void *src, size_t len)
+{
+	return copy_guest(NULL, d, gpa, (void *)(uintptr_t)src, len, true, false);
+}

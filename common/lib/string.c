@@ -1,0 +1,90 @@
+/* SPDX-License-Identifier: MIT */
+/* String routines for the freestanding hypervisor build. */
+#include <bulkhead/lib.h>
+
+void *memcpy(void *dst, const void *src, size_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	size_t i;
+
+	for (i = 0U; i < n; i++) {
+		d[i] = s[i];
+	}
+	return dst;
+}
+
+void *memmove(void *dst, const void *src, size_t n)
+{
+	uint8_t *d = dst;
+	const uint8_t *s = src;
+	size_t i;
+
+	if ((uintptr_t)d <= (uintptr_t)s) {
+		for (i = 0U; i < n; i++) {
+			d[i] = s[i];
+		}
+	} else {
+		for (i = n; i > 0U; i--) {
+			d[i - 1U] = s[i - 1U];
+		}
+	}
+	return dst;
+}
+
+void *memset(void *dst, int c, size_t n)
+{
+	uint8_t *d = dst;
+	size_t i;
+
+	for (i = 0U; i < n; i++) {
+		d[i] = (uint8_t)c;
+	}
+	return dst;
+}
+
+int memcmp(const void *a, const void *b, size_t n)
+{
+	const uint8_t *x = a;
+	const uint8_t *y = b;
+	size_t i;
+
+	for (i = 0U; i < n; i++) {
+		if (x[i] != y[i]) {
+			return (int)x[i] - (int)y[i];
+		}
+	}
+	return 0;
+}
+
+size_t strnlen(const char *s, size_t max)
+{
+	size_t n = 0U;
+
+	while ((n < max) && (s[n] != '\0')) {
+		n++;
+	}
+	return n;
+}
+
+size_t strlen(const char *s)
+{
+	return strnlen(s, SIZE_MAX);
+}
+
+int strncmp(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0U; i < n; i++) {
+		if ((a[i] != b[i]) || (a[i] == '\0')) {
+			return (int)(uint8_t)a[i] - (int)(uint8_t)b[i];
+		}
+	}
+	return 0;
+}
+
+int strcmp(const char *a, const char *b)
+{
+	return strncmp(a, b, SIZE_MAX);
+}

@@ -1,0 +1,120 @@
+/* SPDX-License-Identifier: MIT */
+/* Ticket spinlock and writer-preferring rwlock on compiler atomics. */
+#include <bulkhead/spinlock.h>
+
+void spin_lock_init(spinlock_t *l, enum lock_class cls)
+{
+	l->next = 0U;
+	l->owner = 0U;
+	l->lclass = (uint8_t)cls;
+}
+
+void spin_lock(spinlock_t *l)
+{
+	uint32_t ticket;
+	uint64_t spins = 0U;
+
+	lock_check_acquire((enum lock_class)l->lclass, l);
+	ticket = atomic_fetch_add(&l->next, 1U);
+	while (load_acquire(&l->owner) != ticket) {
+		cpu_relax();
+		spins++;
+		cpu_spin_backoff((unsigned int)spins);
+	}
+#if CONFIG_LOCK_PROFILE
+	lock_profile_record((enum lock_class)l->lclass, spins != 0U, spins);
+#endif
+}
+
+bool spin_trylock(spinlock_t *l)
+{
+	uint32_t owner = load_acquire(&l->owner);
+	uint32_t expect = owner;
+
+	if (!atomic_cmpxchg(&l->next, &expect, owner + 1U)) {
+		return false;
+	}
+	lock_check_acquire((enum lock_class)l->lclass, l);
+#if CONFIG_LOCK_PROFILE
+	lock_profile_record((enum lock_class)l->lclass, false, 0U);
+#endif
+	return true;
+}
+
+void spin_unlock(spinlock_t *l)
+{
+	lock_check_release((enum lock_class)l->lclass, l);
+	/* Only the holder writes owner, so a plain increment is race free. */
+	store_release(&l->owner, read_atomic(&l->owner) + 1U);
+}
+
+bool spin_is_locked(const spinlock_t *l)
+{
+	return read_atomic(&l->owner) != read_atomic(&l->next);
+}
+
+void rwlock_init(rwlock_t *l, enum lock_class cls)
+{
+	l->cnts = 0U;
+	spin_lock_init(&l->wlock, cls);
+}
+
+void read_lock(rwlock_t *l)
+{
+	uint64_t spins = 0U;
+
+	lock_check_acquire((enum lock_class)l->wlock.lclass, l);
+	for (;;) {
+		uint32_t c = atomic_fetch_add(&l->cnts, 1U);
+		if ((c & RW_WRITER) == 0U) {
+			break;
+		}
+		/* A writer is in or waiting: back out so it can finish. */
+		(void)atomic_fetch_sub(&l->cnts, 1U);
+		while ((load_acquire(&l->cnts) & RW_WRITER) != 0U) {
+			cpu_relax();
+			spins++;
+			cpu_spin_backoff((unsigned int)spins);
+		}
+	}
+#if CONFIG_LOCK_PROFILE
+	lock_profile_record((enum lock_class)l->wlock.lclass, spins != 0U, spins);
+#endif
+}
+
+void read_unlock(rwlock_t *l)
+{
+	lock_check_release((enum lock_class)l->wlock.lclass, l);
+	(void)atomic_fetch_sub(&l->cnts, 1U);
+}
+
+void write_lock(rwlock_t *l)
+{
+	uint64_t spins = 0U;
+	uint32_t ticket;
+
+	lock_check_acquire((enum lock_class)l->wlock.lclass, l);
+	/* Writers queue on the ticket lock without order checking twice. */
+	ticket = atomic_fetch_add(&l->wlock.next, 1U);
+	while (load_acquire(&l->wlock.owner) != ticket) {
+		cpu_relax();
+		spins++;
+		cpu_spin_backoff((unsigned int)spins);
+	}
+	(void)atomic_fetch_or(&l->cnts, RW_WRITER);
+	while ((load_acquire(&l->cnts) & ~RW_WRITER) != 0U) {
+		cpu_relax();
+		spins++;
+		cpu_spin_backoff((unsigned int)spins);
+	}
+#if CONFIG_LOCK_PROFILE
+	lock_profile_record((enum lock_class)l->wlock.lclass, spins != 0U, spins);
+#endif
+}
+
+void write_unlock(rwlock_t *l)
+{
+	lock_check_release((enum lock_class)l->wlock.lclass, l);
+	(void)atomic_fetch_and(&l->cnts, ~RW_WRITER);
+	store_release(&l->wlock.owner, read_atomic(&l->wlock.owner) + 1U);
+}

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/* xen_version: what a Xen-aware guest probes first. */
+#include <bulkhead/hypercall.h>
+#include <bulkhead/guest_access.h>
+#include <bulkhead/lib.h>
+#include <public/version.h>
+#include <public/errno.h>
+
+/* Guests compare against Xen's numbers; we answer as the 4.17 we mimic. */
+#define BULKHEAD_XEN_MAJOR U(4)
+#define BULKHEAD_XEN_MINOR U(17)
+
+long do_xen_version(unsigned int cmd, xen_guest_handle_t arg)
+{
+	switch (cmd) {
+	case XENVER_version:
+		return (long)((BULKHEAD_XEN_MAJOR << 16) | BULKHEAD_XEN_MINOR);
+	case XENVER_extraversion: {
+		xen_extraversion_t extra;
+		(void)memset(extra, 0, sizeof(extra));
+		(void)memcpy(extra, "-bulkhead", 9U);
+		return (copy_to_guest(arg, extra, sizeof(extra)) != 0) ? -XEN_EFAULT : 0;
+	}
+	case XENVER_get_features: {
+		struct xen_feature_info fi;
+		if (copy_from_guest(&fi, arg, sizeof(fi)) != 0) {
+			return -XEN_EFAULT;
+		}
+		fi.submap = 0U;
+		if (fi.submap_idx == 0U) {
+			fi.submap = (1U << XENFEAT_writable_page_tables) |
+				    (1U << XENFEAT_auto_translated_physmap) |
+				    (1U << XENFEAT_ARM_SMCCC_supported) |
+				    (1U << XENFEAT_not_direct_mapped);
+		}
+		return (copy_to_guest(arg, &fi, sizeof(fi)) != 0) ? -XEN_EFAULT : 0;
+	}
+	case XENVER_pagesize:
+		return (long)PAGE_SIZE;
+	default:
+		/* Xen answers sub-ops it does not offer a domU with -EPERM or
+		 * -EINVAL; unknown numbers are -ENOSYS. */
+		return -XEN_ENOSYS;
+	}
+}

@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The narrow interface common code uses to reach the machine. Common code
+ * never touches a register: everything it needs from the CPU, the MMU or the
+ * interrupt controller goes through these calls, which arch/arm implements
+ * for the hypervisor and arch/host implements for host tests and benches.
+ */
+#ifndef BULKHEAD_ARCH_H
+#define BULKHEAD_ARCH_H
+
+#include <bulkhead/types.h>
+#include <asm/arch_inline.h>
+
+struct vcpu;
+struct domain;
+
+/* Index of the calling physical CPU, 0 .. CONFIG_NR_CPUS-1. */
+unsigned int arch_cpu_id(void);
+/* vCPU running on the calling CPU (NULL in the hypervisor's own context). */
+struct vcpu *arch_current_vcpu(void);
+
+/* Translate a guest virtual address of vCPU v through its stage 1. */
+int arch_gva_to_ipa(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ipa);
+
+/* Make the hypervisor able to access one machine page; see mm.h. */
+void *arch_map_page(mfn_t mfn);
+void arch_unmap_page(void *va);
+
+/* Invalidate stage-2 TLB entries of one VMID: one IPA, or all of them. */
+void arch_tlb_flush_ipa(uint16_t vmid, paddr_t ipa);
+void arch_tlb_flush_vmid(uint16_t vmid);
+
+/* Raise a virtual PPI/SPI on vCPU v; kicks v's physical CPU if remote. */
+void arch_vcpu_raise_irq(struct vcpu *v, unsigned int virq);
+/* Wake a blocked vCPU (after an event it polls for). */
+void arch_vcpu_kick(struct vcpu *v);
+
+/* Continue a hypercall later: rewind the guest PC to the HVC. */
+void arch_hypercall_continue(struct vcpu *v);
+/* Update the hypercall argument register i (for continuations). */
+void arch_hypercall_set_arg(struct vcpu *v, unsigned int i, regval_t val);
+
+/* Console byte output on the hypervisor's UART. */
+void arch_console_putc(char c);
+
+/* Current time in nanoseconds since boot. */
+uint64_t arch_now_ns(void);
+
+__noreturn void arch_panic_halt(void);
+
+/* Stop every vCPU of d (they park until restarted); returns once stopped. */
+void arch_domain_stop(struct domain *d);
+/* Start vCPU 0 of d (others wait for PSCI CPU_ON). */
+void arch_domain_start(struct domain *d);
+/* Every partition has stopped: leave the machine with this status. */
+__noreturn void arch_system_off(int status);
+
+/* Per-partition arch state (vGIC, timer offset) at creation and restart. */
+int arch_domain_init(struct domain *d);
+/* Put vCPU v in its reset state: entry at pc with x0 = arg, EL1h, MMU off. */
+void arch_vcpu_reset(struct vcpu *v, vaddr_t pc, regval_t arg);
+
+#endif

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/* Hypercall dispatch (Xen arm64 convention: HVC #0xEA1, number in x16). */
+#ifndef BULKHEAD_HYPERCALL_H
+#define BULKHEAD_HYPERCALL_H
+
+#include <bulkhead/types.h>
+#include <public/xen.h>
+
+struct vcpu;
+
+#define HYPERCALL_NR_ARGS U(5)
+
+/* Run hypercall nr for the current vCPU; the result goes to x0. */
+long hypercall_dispatch(regval_t nr, const regval_t args[HYPERCALL_NR_ARGS]);
+
+/*
+ * Arrange for the current hypercall to be re-issued with the given
+ * arguments (PC rewound to the HVC). Returns the value for x0, which is
+ * the continued call's first argument.
+ */
+long hypercall_continue(unsigned int nargs, const regval_t args[HYPERCALL_NR_ARGS]);
+
+/* Preemption point for long hypercalls: true once the batch budget is spent. */
+bool hypercall_preempt_check(unsigned int done);
+
+long do_xen_version(unsigned int cmd, xen_guest_handle_t arg);
+long do_console_io(unsigned int cmd, unsigned int count, xen_guest_handle_t buf);
+long do_sched_op(unsigned int cmd, xen_guest_handle_t arg);
+long do_memory_op(unsigned int cmd, xen_guest_handle_t arg);
+long do_vcpu_op(unsigned int cmd, unsigned int vcpuid, xen_guest_handle_t arg);
+long do_hvm_op(unsigned int cmd, xen_guest_handle_t arg);
+long do_vm_assist(unsigned int cmd, unsigned int type);
+
+#endif

@@ -1,0 +1,17 @@
+/* SPDX-License-Identifier: MIT */
+/* Freestanding string routines (libc's on the host build). */
+#ifndef BULKHEAD_LIB_H
+#define BULKHEAD_LIB_H
+
+#include <bulkhead/types.h>
+
+void *memcpy(void *dst, const void *src, size_t n);
+void *memmove(void *dst, const void *src, size_t n);
+void *memset(void *dst, int c, size_t n);
+int memcmp(const void *a, const void *b, size_t n);
+size_t strlen(const char *s);
+size_t strnlen(const char *s, size_t max);
+int strcmp(const char *a, const char *b);
+int strncmp(const char *a, const char *b, size_t n);
+
+#endif

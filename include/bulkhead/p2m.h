@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Stage-2 translation of one partition (4 KiB granule, 39-bit IPA, three
+ * levels from a single root table). Tables come from a static per-partition
+ * pool; the grant window's last-level tables are allocated when the
+ * partition is built, so mapping a grant never allocates and never takes a
+ * lock: one entry is written with one atomic store.
+ */
+#ifndef BULKHEAD_P2M_H
+#define BULKHEAD_P2M_H
+
+#include <bulkhead/config.h>
+#include <bulkhead/spinlock.h>
+
+enum p2m_type {
+	p2m_invalid = 0,
+	p2m_ram_rw,          /* partition RAM */
+	p2m_ram_ro,
+	p2m_mmio_direct,     /* device passed through */
+	p2m_grant_map_rw,    /* foreign frame mapped through a grant */
+	p2m_grant_map_ro,
+	p2m_hyp_page,        /* hypervisor page shared by ABI (shared_info, grant frame) */
+	p2m_type_nr
+};
+
+#define P2M_IPA_BITS   U(39)
+#define P2M_LEVELS     U(3)
+#define P2M_ENTRIES    U(512)
+
+struct p2m_domain {
+	uint64_t *root;
+	uint16_t vmid;
+	uint32_t pool_used;
+	uint32_t pool_size;
+	uint64_t (*pool)[P2M_ENTRIES];
+	spinlock_t lock; /* structural changes outside preallocated ranges */
+};
+
+int p2m_init(struct p2m_domain *p2m, uint16_t vmid, uint64_t (*pool)[P2M_ENTRIES],
+	     uint32_t pool_pages);
+/* Reset to an empty table (partition restart). */
+void p2m_reset(struct p2m_domain *p2m);
+/* Map nr pages (2 MiB blocks where aligned). Boot and restart only. */
+int p2m_map_range(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, uint64_t nr,
+		  enum p2m_type t);
+/* Make sure last-level tables exist for [gfn, gfn+nr). */
+int p2m_prealloc(struct p2m_domain *p2m, gfn_t gfn, uint64_t nr);
+/*
+ * Set one 4 KiB entry where the last-level table exists. With expect_empty
+ * the call fails with -EBUSY if an entry is already present.
+ */
+int p2m_set_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t,
+		  bool expect_empty);
+/* Remove one 4 KiB entry and invalidate its TLB entry for this VMID only. */
+int p2m_clear_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t *old_mfn,
+		    enum p2m_type *old_t);
+int p2m_lookup(const struct p2m_domain *p2m, gfn_t gfn, mfn_t *mfn, enum p2m_type *t);
+/* The value for VTTBR_EL2. */
+uint64_t p2m_vttbr(const struct p2m_domain *p2m);
+
+#endif

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Ticket spinlocks and a reader-writer lock.
+ *
+ * Tickets hand the lock over in FIFO order, so a waiter's delay is bounded
+ * by the number of CPUs ahead of it times the longest critical section:
+ * the property a real-time budget needs (docs/locking.md). Debug builds
+ * check the lock order; CONFIG_LOCK_PROFILE counts acquisitions, contended
+ * acquisitions and wait time per lock class.
+ */
+#ifndef BULKHEAD_SPINLOCK_H
+#define BULKHEAD_SPINLOCK_H
+
+#include <bulkhead/config.h>
+#include <bulkhead/atomic.h>
+#include <bulkhead/arch.h>
+#include <bulkhead/lock_class.h>
+
+typedef struct spinlock {
+	uint32_t next;
+	uint32_t owner;
+	uint8_t lclass;
+} spinlock_t;
+
+typedef struct rwlock {
+	/* Bit 31: a writer holds or waits; bits 0..30: readers inside. */
+	uint32_t cnts;
+	spinlock_t wlock; /* serialises writers; its class is the rwlock's */
+} rwlock_t;
+
+#define RW_WRITER U(0x80000000)
+
+#define SPIN_LOCK_INIT(cls) { .next = 0U, .owner = 0U, .lclass = (uint8_t)(cls) }
+
+void spin_lock_init(spinlock_t *l, enum lock_class cls);
+void spin_lock(spinlock_t *l);
+bool spin_trylock(spinlock_t *l);
+void spin_unlock(spinlock_t *l);
+bool spin_is_locked(const spinlock_t *l);
+
+void rwlock_init(rwlock_t *l, enum lock_class cls);
+void read_lock(rwlock_t *l);
+void read_unlock(rwlock_t *l);
+void write_lock(rwlock_t *l);
+void write_unlock(rwlock_t *l);
+
+/* Lock-order checking (debug builds); no-ops otherwise. */
+void lock_check_acquire(enum lock_class cls, const void *addr);
+void lock_check_release(enum lock_class cls, const void *addr);
+unsigned int lock_check_depth(void);
+
+/* Lock profiling. */
+struct lock_profile {
+	uint64_t acquisitions;
+	uint64_t contended;
+	uint64_t wait_spins;
+};
+void lock_profile_record(enum lock_class cls, bool contended, uint64_t spins);
+void lock_profile_sum(enum lock_class cls, struct lock_profile *out);
+void lock_profile_reset(void);
+void lock_profile_print(void);
+const char *lock_class_name(enum lock_class cls);
+
+#endif

@@ -1,0 +1,83 @@
+/* SPDX-License-Identifier: MIT */
+#include "harness.h"
+#include <bulkhead/mm.h>
+#include <bulkhead/lib.h>
+
+static jmp_buf panic_jmp;
+static bool panic_armed;
+
+static void harness_panic(void)
+{
+	if (panic_armed) {
+		panic_armed = false;
+		longjmp(panic_jmp, 1);
+	}
+}
+
+void harness_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0U; i < CONFIG_MAX_DOMAINS; i++) {
+		memset(&domains[i], 0, sizeof(domains[i]));
+	}
+	host_mm_reset();
+	host_console_clear();
+	host_set_cpu(0U);
+	host_set_current(NULL);
+	host_set_panic_hook(harness_panic);
+}
+
+struct domain *harness_domain(domid_t id, uint32_t nr_vcpus)
+{
+	struct domain_config cfg;
+	struct domain *d;
+	uint32_t i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	(void)bh_snprintf(cfg.name, sizeof(cfg.name), "d%u", id);
+	cfg.nr_vcpus = nr_vcpus;
+	cfg.mem_bytes = HARNESS_RAM_BYTES;
+	for (i = 0U; i < nr_vcpus; i++) {
+		cfg.pcpus[i] = i;
+	}
+	assert_int_equal(domain_create(id, &cfg), 0);
+	d = domain_by_id(id);
+	assert_non_null(d);
+	d->state = DOMAIN_RUNNING;
+	for (i = 0U; i < nr_vcpus; i++) {
+		d->vcpu[i].online = true;
+	}
+	return d;
+}
+
+void *harness_gpa(struct domain *d, paddr_t gpa)
+{
+	mfn_t mfn;
+	enum p2m_type t;
+
+	assert_int_equal(p2m_lookup(&d->p2m, gaddr_to_gfn(gpa), &mfn, &t), 0);
+	return (uint8_t *)maddr_to_virt(mfn_to_maddr(mfn)) + PAGE_OFFSET_OF(gpa);
+}
+
+paddr_t harness_ram(unsigned int page, unsigned int off)
+{
+	return GUEST_RAM0_BASE + ((paddr_t)page << PAGE_SHIFT) + off;
+}
+
+long harness_call(struct vcpu *v, regval_t nr, regval_t a0, regval_t a1, regval_t a2)
+{
+	host_set_cpu(v->pcpu);
+	return host_hypercall(v, nr, a0, a1, a2, 0U, 0U);
+}
+
+bool harness_expect_panic(void (*fn)(void *), void *arg)
+{
+	panic_armed = true;
+	if (setjmp(panic_jmp) == 0) {
+		fn(arg);
+		panic_armed = false;
+		return false;
+	}
+	return true;
+}

@@ -1,0 +1,205 @@
+/* SPDX-License-Identifier: MIT */
+/* Hypercall dispatch, xen_version, console_io, sched_op, hvm_op, memory_op. */
+#include "harness.h"
+#include <string.h>
+#include <public/version.h>
+#include <public/sched.h>
+#include <public/memory.h>
+#include <public/hvm/params.h>
+
+static struct domain *d1;
+
+static int setup(void **state)
+{
+	(void)state;
+	harness_reset();
+	d1 = harness_domain(1, 2);
+	harness_domain(2, 1);
+	return 0;
+}
+
+VERIFIES(REQ-HC-001)
+static void test_unknown_hypercall_enosys(void **state)
+{
+	(void)state;
+	assert_int_equal(harness_call(&d1->vcpu[0], 63, 0, 0, 0), -XEN_ENOSYS);
+	assert_int_equal(harness_call(&d1->vcpu[0], 64, 0, 0, 0), -XEN_ENOSYS);
+	assert_int_equal(harness_call(&d1->vcpu[0], ~(regval_t)0, 0, 0, 0), -XEN_ENOSYS);
+	/* Legacy numbers Xen on Arm does not offer. */
+	assert_int_equal(harness_call(&d1->vcpu[0], 6, 0, 0, 0), -XEN_ENOSYS);
+	assert_int_equal(harness_call(&d1->vcpu[0], 16, 0, 0, 0), -XEN_ENOSYS);
+}
+
+VERIFIES(REQ-HC-002)
+static void test_xen_version(void **state)
+{
+	struct xen_feature_info *fi;
+	paddr_t p = harness_ram(3, 8);
+
+	(void)state;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version, XENVER_version, 0, 0),
+			 (4 << 16) | 17);
+	fi = harness_gpa(d1, p);
+	fi->submap_idx = 0;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_get_features, p, 0), 0);
+	assert_true(fi->submap & (1U << XENFEAT_auto_translated_physmap));
+	fi->submap_idx = 1;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_get_features, p, 0), 0);
+	assert_int_equal(fi->submap, 0);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_extraversion, p, 0), 0);
+	assert_string_equal((char *)harness_gpa(d1, p), "-bulkhead");
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_get_features, 0x1000, 0), -XEN_EFAULT);
+}
+
+VERIFIES(REQ-HC-003, REQ-CON-001)
+static void test_console_io_write(void **state)
+{
+	paddr_t p = harness_ram(4, 0);
+
+	(void)state;
+	memcpy(harness_gpa(d1, p), "hello\nworld\n", 12);
+	host_console_clear();
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_console_io, CONSOLEIO_write,
+				      12, p), 0);
+	assert_non_null(strstr(host_console_text(), "(d1) hello"));
+	assert_non_null(strstr(host_console_text(), "(d1) world"));
+}
+
+VERIFIES(REQ-HC-004)
+static void test_console_io_bad_pointer_efault(void **state)
+{
+	(void)state;
+	/* Outside RAM, unmapped, wrapping, and straddling the end of RAM. */
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_console_io, CONSOLEIO_write, 4,
+				      0x1000), -XEN_EFAULT);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_console_io, CONSOLEIO_write, 16,
+				      ~(regval_t)7), -XEN_EFAULT);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_console_io, CONSOLEIO_write, 64,
+				      GUEST_RAM0_BASE + HARNESS_RAM_BYTES - 32), -XEN_EFAULT);
+	/* The hypervisor's own pages mapped into the guest are not buffers. */
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_console_io, 7, 4,
+				      harness_ram(0, 0)), -XEN_ENOSYS);
+}
+
+VERIFIES(REQ-HC-005)
+static void test_console_io_long_write_continues(void **state)
+{
+	paddr_t p = harness_ram(8, 0);
+	char *buf = harness_gpa(d1, p);
+
+	(void)state;
+	memset(buf, 'x', 3 * CONFIG_CONSOLE_IO_MAX);
+	buf[3 * CONFIG_CONSOLE_IO_MAX - 1] = '\n';
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_console_io, CONSOLEIO_write,
+				      3 * CONFIG_CONSOLE_IO_MAX, p), 0);
+	assert_int_equal(d1->vcpu[0].arch.continuations, 2);
+}
+
+VERIFIES(REQ-HC-006, REQ-DOM-001)
+static void test_sched_shutdown(void **state)
+{
+	paddr_t p = harness_ram(2, 0);
+	struct sched_shutdown *s = harness_gpa(d1, p);
+
+	(void)state;
+	s->reason = 99;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_sched_op, SCHEDOP_shutdown, p, 0),
+			 -XEN_EINVAL);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_sched_op, SCHEDOP_shutdown, 8, 0),
+			 -XEN_EFAULT);
+	s->reason = SHUTDOWN_poweroff;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_sched_op, SCHEDOP_shutdown, p, 0),
+			 0);
+	assert_int_equal(d1->state, DOMAIN_SHUTDOWN);
+	/* The other partition is untouched. */
+	assert_int_equal(domain_by_id(2)->state, DOMAIN_RUNNING);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_sched_op, 42, p, 0), -XEN_ENOSYS);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_sched_op, SCHEDOP_yield, 0, 0), 0);
+}
+
+VERIFIES(REQ-HC-007)
+static void test_hvm_get_param(void **state)
+{
+	paddr_t p = harness_ram(2, 64);
+	struct xen_hvm_param *hp = harness_gpa(d1, p);
+
+	(void)state;
+	hp->domid = DOMID_SELF;
+	hp->index = HVM_PARAM_STORE_PFN;
+	hp->value = 77;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_hvm_op, HVMOP_get_param, p, 0), 0);
+	assert_int_equal(hp->value, 0);
+	hp->index = HVM_PARAM_CALLBACK_IRQ;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_hvm_op, HVMOP_get_param, p, 0), 0);
+	assert_int_equal(hp->value & 0xff, GUEST_EVTCHN_PPI);
+	hp->index = 1000;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_hvm_op, HVMOP_get_param, p, 0),
+			 -XEN_EINVAL);
+	hp->index = 0;
+	hp->domid = 2;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_hvm_op, HVMOP_get_param, p, 0),
+			 -XEN_EPERM);
+	hp->domid = 33;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_hvm_op, HVMOP_get_param, p, 0),
+			 -XEN_ESRCH);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_hvm_op, HVMOP_set_param, p, 0),
+			 -XEN_ESRCH);
+}
+
+VERIFIES(REQ-MEM-001)
+static void test_add_to_physmap_shared_info(void **state)
+{
+	paddr_t p = harness_ram(2, 128);
+	struct xen_add_to_physmap *x = harness_gpa(d1, p);
+	gfn_t gfn = (GUEST_GNTTAB_BASE >> 12) + 0xfff;
+	mfn_t mfn;
+	enum p2m_type t;
+
+	(void)state;
+	x->domid = DOMID_SELF;
+	x->space = XENMAPSPACE_shared_info;
+	x->idx = 0;
+	x->gpfn = gfn;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), 0);
+	assert_int_equal(p2m_lookup(&d1->p2m, gfn, &mfn, &t), 0);
+	assert_int_equal(t, p2m_hyp_page);
+	assert_ptr_equal(maddr_to_virt(mfn << 12), d1->shared_info);
+	/* Moving it removes the old mapping. */
+	x->gpfn = gfn - 1;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), 0);
+	assert_int_not_equal(p2m_lookup(&d1->p2m, gfn, &mfn, &t), 0);
+	x->idx = 1;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), -XEN_EINVAL);
+	x->idx = 0;
+	x->domid = 2;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), -XEN_EPERM);
+	x->domid = DOMID_SELF;
+	x->space = 77;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), -XEN_ENOSYS);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, 99, p, 0),
+			 -XEN_ENOSYS);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup(test_unknown_hypercall_enosys, setup),
+		cmocka_unit_test_setup(test_xen_version, setup),
+		cmocka_unit_test_setup(test_console_io_write, setup),
+		cmocka_unit_test_setup(test_console_io_bad_pointer_efault, setup),
+		cmocka_unit_test_setup(test_console_io_long_write_continues, setup),
+		cmocka_unit_test_setup(test_sched_shutdown, setup),
+		cmocka_unit_test_setup(test_hvm_get_param, setup),
+		cmocka_unit_test_setup(test_add_to_physmap_shared_info, setup),
+	};
+	return cmocka_run_group_tests_name("hypercall", tests, NULL, NULL);
+}
