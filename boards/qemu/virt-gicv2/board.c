@@ -1,0 +1,1 @@
+../virt/board.c
