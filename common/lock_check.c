@@ -81,6 +81,15 @@ unsigned int lock_check_depth(void)
 	return held[arch_cpu_id()].depth;
 }
 
+void lock_check_reset(void)
+{
+	uint32_t c;
+
+	for (c = 0U; c < CONFIG_NR_CPUS; c++) {
+		held[c].depth = 0U;
+	}
+}
+
 #else
 
 void lock_check_acquire(enum lock_class cls, const void *addr)
@@ -98,6 +107,10 @@ void lock_check_release(enum lock_class cls, const void *addr)
 unsigned int lock_check_depth(void)
 {
 	return 0U;
+}
+
+void lock_check_reset(void)
+{
 }
 
 #endif

@@ -48,6 +48,8 @@ void write_unlock(rwlock_t *l);
 void lock_check_acquire(enum lock_class cls, const void *addr);
 void lock_check_release(enum lock_class cls, const void *addr);
 unsigned int lock_check_depth(void);
+/* Forget every held lock of every CPU (host tests, after a caught panic). */
+void lock_check_reset(void);
 
 /* Lock profiling. */
 struct lock_profile {

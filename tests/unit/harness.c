@@ -22,6 +22,7 @@ void harness_reset(void)
 		memset(&domains[i], 0, sizeof(domains[i]));
 	}
 	host_mm_reset();
+	lock_check_reset();
 	host_console_clear();
 	host_set_cpu(0U);
 	host_set_current(NULL);
