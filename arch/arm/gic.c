@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Version-independent half of the physical GIC driver: the routing table,
+ * the EL2 interrupt loop, SGIs. The registers are in gicv3.c / gicv2.c.
+ *
+ * The CPU interface runs with split priority drop and deactivation
+ * (EOImode = 1): every interrupt is dropped at once so others can be taken,
+ * but the guest's virtual timer stays active until the guest's own virtual
+ * EOI deactivates it through a hardware-linked list register.
+ */
+#include <asm/gic.h>
+#include <asm/vgic.h>
+#include <bulkhead/board.h>
+#include <bulkhead/arch.h>
+#include <bulkhead/atomic.h>
+#include <bulkhead/console.h>
+#include <public/errno.h>
+
+/* Interrupts handled per gic_handle_irq() call before returning to the guest. */
+#define GIC_IRQS_PER_ENTRY U(16)
+
+static gic_handler_t gic_handlers[GIC_ROUTE_MAX];
+
+static void gic_kick(unsigned int intid)
+{
+	/* Nothing to do: leaving the guest already makes the loop look again. */
+	(void)intid;
+}
+
+void gic_init(void)
+{
+	gic_hw_dist_init();
+	write_atomic(&gic_handlers[GIC_SGI_KICK], gic_kick);
+}
+
+void gic_cpu_init(void)
+{
+	gic_hw_cpu_init(arch_cpu_id());
+}
+
+int gic_route_irq(unsigned int intid, gic_handler_t handler)
+{
+	if (intid >= GIC_ROUTE_MAX || handler == NULL || intid == GIC_PPI_MAINT ||
+	    intid == GIC_PPI_VTIMER) {
+		return -XEN_EINVAL;
+	}
+	write_atomic(&gic_handlers[intid], handler);
+	gic_hw_enable(intid, true);
+	return 0;
+}
+
+void gic_send_sgi(unsigned int cpu, unsigned int sgi)
+{
+	if (cpu >= board.nr_cpus || cpu >= CONFIG_NR_CPUS || sgi >= 16U) {
+		return;
+	}
+	gic_hw_send_sgi(cpu, sgi);
+}
+
+void gic_handle_irq(void)
+{
+	unsigned int n;
+
+	for (n = 0U; n < GIC_IRQS_PER_ENTRY; n++) {
+		uint32_t iar = gic_hw_ack();
+		uint32_t intid = gic_hw_intid(iar);
+		gic_handler_t h;
+
+		if (intid >= GIC_INTID_SPECIAL) {
+			break;
+		}
+		gic_hw_eoi(iar);
+		if (intid == GIC_PPI_VTIMER) {
+			if (!vgic_vtimer_fired(iar)) {
+				gic_hw_deactivate(iar);
+			}
+			continue;
+		}
+		if (intid == GIC_PPI_MAINT) {
+			vgic_maintenance();
+		} else if (intid < GIC_ROUTE_MAX) {
+			h = read_atomic(&gic_handlers[intid]);
+			if (h != NULL) {
+				h(intid);
+			} else {
+				printk("gic: spurious INTID %u disabled\n", (unsigned int)intid);
+				gic_hw_enable(intid, false);
+			}
+		}
+		gic_hw_deactivate(iar);
+	}
+}

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * GICv2 (GIC-400) physical driver: GICD, GICC and the virtual interface
+ * control block GICH, all by MMIO at the board's addresses.
+ */
+#include <bulkhead/config.h>
+
+#ifdef CONFIG_GICV2
+#include <asm/gic.h>
+#include <bulkhead/board.h>
+#include <bulkhead/arch.h>
+#include <bulkhead/console.h>
+#include "gic_sysreg.h"
+
+#define GICC_CTLR        U(0x0000)
+#define GICC_PMR         U(0x0004)
+#define GICC_BPR         U(0x0008)
+#define GICC_IAR         U(0x000c)
+#define GICC_EOIR        U(0x0010)
+#define GICC_DIR         U(0x1000)
+#define GICC_CTLR_ENABLE (U(1) << 0)
+#define GICC_CTLR_EOIMODE (U(1) << 9)
+
+#define GICH_HCR         U(0x0000)
+#define GICH_VTR         U(0x0004)
+#define GICH_VMCR        U(0x0008)
+#define GICH_ELRSR0      U(0x0030)
+#define GICH_APR         U(0x00f0)
+#define GICH_LR(n)       (U(0x0100) + 4U * (n))
+#define GICH_HCR_EN      (U(1) << 0)
+#define GICH_HCR_UIE     (U(1) << 1)
+
+#define GICH_LR_HW       (U(1) << 31)
+#define GICH_LR_GRP1     (U(1) << 30)
+#define GICH_LR_STATE_SHIFT U(28)
+#define GICH_LR_PRIO_SHIFT U(23)        /* 5 bits: priority 7:3 */
+#define GICH_LR_PID_SHIFT U(10)
+#define GICH_LR_PID_MASK U(0x3ff)
+#define GICH_LR_VID_MASK U(0x3ff)
+
+static uint8_t gicv2_cpu_mask[CONFIG_NR_CPUS]; /* CPU interface bit of each CPU */
+static unsigned int gicv2_nr_lines;
+static unsigned int gicv2_lrs;
+
+void gic_hw_dist_init(void)
+{
+	paddr_t d = board.gicd_base;
+	unsigned int i;
+
+	mmio_write32(d + GICD_CTLR, 0U);
+	gicv2_nr_lines = ((mmio_read32(d + GICD_TYPER) & U(0x1f)) + 1U) * 32U;
+	if (gicv2_nr_lines > GIC_INTID_SPECIAL) {
+		gicv2_nr_lines = GIC_INTID_SPECIAL;
+	}
+	for (i = 32U; i < gicv2_nr_lines; i += 32U) {
+		mmio_write32(d + GICD_ICENABLER + i / 8U, ~U(0));
+		mmio_write32(d + GICD_ICPENDR + i / 8U, ~U(0));
+		mmio_write32(d + GICD_ICACTIVER + i / 8U, ~U(0));
+	}
+	for (i = 32U; i < gicv2_nr_lines; i += 4U) {
+		mmio_write32(d + GICD_IPRIORITYR + i, GIC_PRIO_DEFAULT * U(0x01010101));
+	}
+	/* SPIs go to the CPU interface of whoever initialises the distributor. */
+	for (i = 32U; i < gicv2_nr_lines; i += 4U) {
+		uint32_t me = mmio_read32(d + GICD_ITARGETSR) & U(0xff);
+
+		mmio_write32(d + GICD_ITARGETSR + i, me * U(0x01010101));
+	}
+	mmio_write32(d + GICD_CTLR, 1U);
+}
+
+void gic_hw_cpu_init(unsigned int cpu)
+{
+	paddr_t d = board.gicd_base;
+	paddr_t c = board.gicc_base;
+	unsigned int i;
+
+	if (cpu >= CONFIG_NR_CPUS) {
+		return;
+	}
+	/* ITARGETSR0 is banked and read-only: it names the reading CPU's interface. */
+	gicv2_cpu_mask[cpu] = (uint8_t)(mmio_read32(d + GICD_ITARGETSR) & U(0xff));
+	mmio_write32(d + GICD_ICENABLER, ~U(0));
+	mmio_write32(d + GICD_ICPENDR, ~U(0));
+	mmio_write32(d + GICD_ICACTIVER, ~U(0));
+	for (i = 0U; i < 32U; i += 4U) {
+		mmio_write32(d + GICD_IPRIORITYR + i, GIC_PRIO_DEFAULT * U(0x01010101));
+	}
+	mmio_write32(d + GICD_ISENABLER,
+		     U(0xffff) | (U(1) << GIC_PPI_MAINT) | (U(1) << GIC_PPI_VTIMER));
+
+	mmio_write32(c + GICC_PMR, U(0xff));
+	mmio_write32(c + GICC_BPR, 0U);
+	mmio_write32(c + GICC_CTLR, GICC_CTLR_ENABLE | GICC_CTLR_EOIMODE);
+
+	gicv2_lrs = (mmio_read32(board.gich_base + GICH_VTR) & U(0x3f)) + 1U;
+	if (gicv2_lrs > 16U) {
+		gicv2_lrs = 16U;  /* v2 allows 64; the vGIC bookkeeping holds 16 */
+	}
+	gic_hw_vcpu_if_reset();
+}
+
+uint32_t gic_hw_ack(void)
+{
+	return mmio_read32(board.gicc_base + GICC_IAR);
+}
+
+uint32_t gic_hw_intid(uint32_t iar)
+{
+	return iar & U(0x3ff);
+}
+
+void gic_hw_eoi(uint32_t iar)
+{
+	mmio_write32(board.gicc_base + GICC_EOIR, iar);
+}
+
+void gic_hw_deactivate(uint32_t iar)
+{
+	mmio_write32(board.gicc_base + GICC_DIR, iar);
+}
+
+void gic_hw_enable(unsigned int intid, bool on)
+{
+	if (intid >= gicv2_nr_lines && intid >= 32U) {
+		return;
+	}
+	mmio_write32(board.gicd_base + (on ? GICD_ISENABLER : GICD_ICENABLER) +
+		     (intid / 32U) * 4U, U(1) << (intid % 32U));
+}
+
+void gic_hw_send_sgi(unsigned int cpu, unsigned int sgi)
+{
+	/* Before that CPU has read its own interface number, assume QEMU's: the index. */
+	uint32_t mask = (gicv2_cpu_mask[cpu] != 0U) ? gicv2_cpu_mask[cpu] : (U(1) << (cpu % 8U));
+
+	gic_dsb();
+	mmio_write32(board.gicd_base + GICD_SGIR, (mask << 16) | sgi);
+}
+
+unsigned int gic_hw_nr_lrs(void)
+{
+	return gicv2_lrs;
+}
+
+void gic_hw_write_lr(unsigned int i, const struct gic_lr *lr)
+{
+	uint32_t v = (lr->virq & GICH_LR_VID_MASK) | ((uint32_t)(lr->prio >> 3) << GICH_LR_PRIO_SHIFT) |
+		     ((uint32_t)(lr->state & 3U) << GICH_LR_STATE_SHIFT);
+
+	if (lr->group1) {
+		v |= GICH_LR_GRP1;
+	}
+	if (lr->hw) {
+		v |= GICH_LR_HW | ((lr->pintid & GICH_LR_PID_MASK) << GICH_LR_PID_SHIFT);
+	}
+	mmio_write32(board.gich_base + GICH_LR(i), v);
+}
+
+void gic_hw_read_lr(unsigned int i, struct gic_lr *lr)
+{
+	uint32_t v = mmio_read32(board.gich_base + GICH_LR(i));
+
+	lr->virq = v & GICH_LR_VID_MASK;
+	lr->prio = (uint8_t)(((v >> GICH_LR_PRIO_SHIFT) & U(0x1f)) << 3);
+	lr->state = (uint8_t)((v >> GICH_LR_STATE_SHIFT) & 3U);
+	lr->group1 = (v & GICH_LR_GRP1) != 0U;
+	lr->hw = (v & GICH_LR_HW) != 0U;
+	lr->pintid = (v >> GICH_LR_PID_SHIFT) & GICH_LR_PID_MASK;
+}
+
+uint32_t gic_hw_empty_lrs(void)
+{
+	return mmio_read32(board.gich_base + GICH_ELRSR0);
+}
+
+void gic_hw_underflow(bool on)
+{
+	uint32_t h = mmio_read32(board.gich_base + GICH_HCR);
+
+	mmio_write32(board.gich_base + GICH_HCR, on ? (h | GICH_HCR_UIE) : (h & ~GICH_HCR_UIE));
+}
+
+void gic_hw_vcpu_if_reset(void)
+{
+	unsigned int i;
+
+	for (i = 0U; i < gicv2_lrs; i++) {
+		mmio_write32(board.gich_base + GICH_LR(i), 0U);
+	}
+	mmio_write32(board.gich_base + GICH_APR, 0U);
+	mmio_write32(board.gich_base + GICH_VMCR, 0U);
+	mmio_write32(board.gich_base + GICH_HCR, GICH_HCR_EN);
+}
+#endif

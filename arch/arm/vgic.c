@@ -1,0 +1,519 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * vGIC core: per-vCPU pending state, list registers, injection from any
+ * CPU, the guest virtual timer, guest SGIs (docs/vgic.md).
+ *
+ * vCPUs are pinned 1:1 to physical CPUs, so a vCPU's list registers stay in
+ * its pCPU's hardware between exits: nothing is saved or restored on exit,
+ * flush only adds what became pending and sync only releases what the
+ * guest has finished with. Only the owning pCPU touches its LRs; other CPUs
+ * set a pending bit under the vCPU's vgic lock and send an SGI.
+ */
+#include <asm/vgic.h>
+#include <asm/gic.h>
+#include <bulkhead/domain.h>
+#include <bulkhead/board.h>
+#include <bulkhead/mmio.h>
+#include <bulkhead/lib.h>
+#include <bulkhead/console.h>
+#include <public/errno.h>
+#include <public/arch-arm.h>
+#include "vgic_regs.h"
+
+struct vgic_cpu {
+	spinlock_t lock;
+	struct vgic_irqset pending;    /* not yet in an LR */
+	struct vgic_lrs lrs;
+	bool lrs_stale;                /* reset: the owning pCPU must clear its LRs */
+	bool vtimer_active;            /* physical PPI 27 active, the guest owns it */
+	bool vtimer_hw;                /* the pending PPI 27 is the physical one */
+} __cacheline_aligned;
+
+static struct vgic_dist vgic_dists[CONFIG_MAX_DOMAINS];
+static struct vgic_cpu vgic_cpus[CONFIG_MAX_DOMAINS][CONFIG_MAX_VCPUS];
+/* The vCPU whose interrupts this pCPU's list registers hold. */
+static struct vcpu *vgic_loaded[CONFIG_NR_CPUS];
+
+static unsigned int vgic_dom_index(const struct domain *d)
+{
+	return (unsigned int)(d - domains);
+}
+
+static struct vgic_dist *vgic_dist_of(const struct domain *d)
+{
+	return &vgic_dists[vgic_dom_index(d)];
+}
+
+static struct vgic_cpu *vgic_cpu_of(const struct vcpu *v)
+{
+	return &vgic_cpus[vgic_dom_index(v->domain)][v->vcpu_id];
+}
+
+static bool vgic_vcpu_ok(const struct vcpu *v)
+{
+	return v != NULL && v->domain != NULL && vgic_dom_index(v->domain) < CONFIG_MAX_DOMAINS &&
+	       v->vcpu_id < CONFIG_MAX_VCPUS;
+}
+
+/* The vgic lock may be wanted from interrupt handlers on this CPU. */
+static irqflags_t vgic_lock(struct vgic_cpu *c)
+{
+	irqflags_t f = local_irq_save();
+
+	spin_lock(&c->lock);
+	return f;
+}
+
+static void vgic_unlock(struct vgic_cpu *c, irqflags_t f)
+{
+	spin_unlock(&c->lock);
+	local_irq_restore(f);
+}
+
+static void vgic_kick(const struct vcpu *v)
+{
+	if (v->pcpu != arch_cpu_id()) {
+		gic_send_sgi(v->pcpu, GIC_SGI_KICK);
+	}
+}
+
+/* Mark irq pending on exactly v (no SPI re-routing) and kick it. */
+static void vgic_raise(struct vcpu *v, unsigned int irq)
+{
+	struct vgic_cpu *c = vgic_cpu_of(v);
+	irqflags_t f = vgic_lock(c);
+
+	vgic_set_add(&c->pending, irq);
+	vgic_unlock(c, f);
+	vgic_kick(v);
+}
+
+void vgic_inject_irq(struct vcpu *v, unsigned int virq)
+{
+	struct domain *d;
+	unsigned int t;
+
+	if (!vgic_vcpu_ok(v) || !vgic_irq_valid(virq)) {
+		return;
+	}
+	d = v->domain;
+	t = vgic_dist_target(vgic_dist_of(d), virq, v->vcpu_id);
+	if (t >= d->nr_vcpus) {
+		t = 0U;
+	}
+	vgic_raise(&d->vcpu[t], virq);
+}
+
+/* ------------------------------------------------------------------ */
+/* List registers (owning pCPU only)                                    */
+
+static void vgic_clear_lrs(struct vgic_cpu *c)
+{
+	if (c->vtimer_active) {
+		/* The guest will never EOI it now: deactivate the physical timer here. */
+		gic_hw_deactivate(GIC_PPI_VTIMER);
+		c->vtimer_active = false;
+	}
+	gic_hw_vcpu_if_reset();
+	c->lrs.used = 0U;
+	c->lrs.hw = 0U;
+	c->lrs_stale = false;
+}
+
+static void vgic_lr_load(struct vgic_cpu *c, const struct vgic_dist *dist, unsigned int vcpu,
+			 unsigned int irq, int i)
+{
+	struct gic_lr lr = {
+		.virq = irq,
+		.prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[vcpu].prio[irq]
+						: dist->spi_prio[irq - VGIC_NR_PRIVATE],
+		.state = GIC_LR_PENDING,
+		.group1 = dist->version == 3U,
+		.hw = false,
+		.pintid = 0U,
+	};
+
+	if (irq == GIC_PPI_VTIMER && c->vtimer_hw) {
+		lr.hw = true;
+		lr.pintid = GIC_PPI_VTIMER;
+		c->vtimer_hw = false;
+		c->lrs.hw |= U(1) << (unsigned int)i;
+	}
+	gic_hw_write_lr((unsigned int)i, &lr);
+	vgic_set_del(&c->pending, irq);
+}
+
+/* A pending irq that is already in an LR: make that LR pending again. */
+static void vgic_lr_repend(struct vgic_cpu *c, unsigned int irq, int i)
+{
+	struct gic_lr lr;
+
+	gic_hw_read_lr((unsigned int)i, &lr);
+	if (lr.hw) {
+		return;   /* the physical interrupt is still active: it cannot be pending */
+	}
+	if (lr.state == GIC_LR_ACTIVE) {
+		lr.state = GIC_LR_PENDING_ACTIVE;
+	} else if (lr.state == GIC_LR_INVALID) {
+		lr.state = GIC_LR_PENDING;
+	}
+	gic_hw_write_lr((unsigned int)i, &lr);
+	vgic_set_del(&c->pending, irq);
+}
+
+void vgic_flush_lrs(struct vcpu *v)
+{
+	struct vgic_cpu *c;
+	struct vgic_dist *dist;
+	struct vgic_irqset en;
+	unsigned int cpu = arch_cpu_id();
+	unsigned int nr = gic_hw_nr_lrs();
+	unsigned int n, w;
+	bool more = false;
+	irqflags_t f;
+
+	if (!vgic_vcpu_ok(v) || cpu >= CONFIG_NR_CPUS) {
+		return;
+	}
+	c = vgic_cpu_of(v);
+	dist = vgic_dist_of(v->domain);
+	f = vgic_lock(c);
+	if (vgic_loaded[cpu] != v || c->lrs_stale) {
+		vgic_clear_lrs(c);
+		vgic_loaded[cpu] = v;
+	}
+	if (vgic_dist_on(dist)) {
+		vgic_dist_enabled_set(dist, v->vcpu_id, &en);
+		/* Pending again while still in an LR: bounded by the LR count. */
+		for (n = 0U; n < VGIC_MAX_LRS; n++) {
+			if (((c->lrs.used >> n) & 1U) != 0U &&
+			    vgic_set_has(&c->pending, c->lrs.irq[n]) &&
+			    vgic_set_has(&en, c->lrs.irq[n])) {
+				vgic_lr_repend(c, c->lrs.irq[n], (int)n);
+			}
+		}
+		for (n = 0U; n < nr; n++) {
+			unsigned int irq = vgic_pick(&c->pending, &en, dist->priv[v->vcpu_id].prio,
+						     dist->spi_prio, &c->lrs);
+			int i;
+
+			if (irq == VGIC_NO_IRQ) {
+				break;
+			}
+			i = vgic_lr_claim(&c->lrs, nr, irq, false);
+			if (i < 0) {
+				more = true;
+				break;
+			}
+			vgic_lr_load(c, dist, v->vcpu_id, irq, i);
+		}
+		for (w = 0U; w < VGIC_NR_WORDS && !more; w++) {
+			more = (c->pending.w[w] & en.w[w]) != 0U && vgic_lr_count(&c->lrs) >= nr;
+		}
+	}
+	/* LRs full: come back when they drain, not at the next unrelated exit. */
+	gic_hw_underflow(more);
+	vgic_unlock(c, f);
+}
+
+void vgic_sync_lrs(struct vcpu *v)
+{
+	struct vgic_cpu *c;
+	uint32_t done;
+	irqflags_t f;
+
+	if (!vgic_vcpu_ok(v)) {
+		return;
+	}
+	c = vgic_cpu_of(v);
+	f = vgic_lock(c);
+	if (!c->lrs_stale) {
+		uint32_t hw = c->lrs.hw;
+
+		done = vgic_lr_retire(&c->lrs, gic_hw_empty_lrs());
+		if ((done & hw) != 0U) {
+			c->vtimer_active = false;   /* the guest's EOI deactivated it */
+		}
+	}
+	vgic_unlock(c, f);
+}
+
+bool vgic_vcpu_pending(struct vcpu *v)
+{
+	struct vgic_cpu *c;
+	struct vgic_irqset en;
+	unsigned int cpu = arch_cpu_id();
+	bool r = false;
+	unsigned int w;
+	irqflags_t f;
+
+	if (!vgic_vcpu_ok(v)) {
+		return false;
+	}
+	c = vgic_cpu_of(v);
+	vgic_dist_enabled_set(vgic_dist_of(v->domain), v->vcpu_id, &en);
+	f = vgic_lock(c);
+	for (w = 0U; w < VGIC_NR_WORDS; w++) {
+		r = r || (c->pending.w[w] & en.w[w]) != 0U;
+	}
+	if (!r && cpu < CONFIG_NR_CPUS && vgic_loaded[cpu] == v && !c->lrs_stale) {
+		for (w = 0U; w < VGIC_MAX_LRS; w++) {
+			struct gic_lr lr;
+
+			if (((c->lrs.used >> w) & 1U) == 0U) {
+				continue;
+			}
+			gic_hw_read_lr(w, &lr);
+			r = r || (lr.state & GIC_LR_PENDING) != 0U;
+		}
+	}
+	vgic_unlock(c, f);
+	return r;
+}
+
+void vgic_vcpu_reset(struct vcpu *v)
+{
+	struct vgic_cpu *c;
+	irqflags_t f;
+
+	if (!vgic_vcpu_ok(v)) {
+		return;
+	}
+	c = vgic_cpu_of(v);
+	f = vgic_lock(c);
+	(void)memset(&c->pending, 0, sizeof(c->pending));
+	c->lrs_stale = true;
+	c->vtimer_hw = false;
+	vgic_dist_reset_priv(vgic_dist_of(v->domain), v->vcpu_id);
+	vgic_unlock(c, f);
+}
+
+/* ------------------------------------------------------------------ */
+/* Interrupts taken at EL2                                              */
+
+void vgic_maintenance(void)
+{
+	/* The exit itself does the work: sync retires, flush refills. */
+	gic_hw_underflow(false);
+}
+
+bool vgic_vtimer_fired(uint32_t iar)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct vcpu *v = (cpu < CONFIG_NR_CPUS) ? vgic_loaded[cpu] : NULL;
+	struct vgic_cpu *c;
+	irqflags_t f;
+
+	(void)iar;
+	if (v == NULL || !v->online || v->domain->state != DOMAIN_RUNNING) {
+		/* Nobody to give it to: silence the timer of a stopped vCPU. */
+		__asm__ volatile("msr cntv_ctl_el0, xzr\n\tisb" ::: "memory");
+		return false;
+	}
+	c = vgic_cpu_of(v);
+	f = vgic_lock(c);
+	vgic_set_add(&c->pending, GIC_PPI_VTIMER);
+	c->vtimer_hw = true;
+	c->vtimer_active = true;
+	vgic_unlock(c, f);
+	return true;
+}
+
+/* ------------------------------------------------------------------ */
+/* Guest SGIs through ICC_SGI1R_EL1 (GICv3)                             */
+
+static void vgic_bus_raise(void *ctx, unsigned int vcpu, unsigned int irq)
+{
+	struct domain *d = ctx;
+
+	if (vcpu < d->nr_vcpus) {
+		vgic_raise(&d->vcpu[vcpu], irq);
+	}
+}
+
+static void vgic_bus_lower(void *ctx, unsigned int vcpu, unsigned int irq)
+{
+	struct domain *d = ctx;
+	struct vgic_cpu *c;
+	irqflags_t f;
+
+	if (vcpu >= d->nr_vcpus) {
+		return;
+	}
+	c = vgic_cpu_of(&d->vcpu[vcpu]);
+	f = vgic_lock(c);
+	vgic_set_del(&c->pending, irq);
+	vgic_unlock(c, f);
+}
+
+static bool vgic_bus_pending(void *ctx, unsigned int vcpu, unsigned int irq)
+{
+	struct domain *d = ctx;
+	struct vgic_cpu *c;
+	irqflags_t f;
+	bool r;
+
+	if (vcpu >= d->nr_vcpus) {
+		return false;
+	}
+	c = vgic_cpu_of(&d->vcpu[vcpu]);
+	f = vgic_lock(c);
+	r = vgic_set_has(&c->pending, irq) || vgic_lr_find(&c->lrs, irq) >= 0;
+	vgic_unlock(c, f);
+	return r;
+}
+
+static void vgic_bus_update(void *ctx, unsigned int vcpu)
+{
+	struct domain *d = ctx;
+
+	if (vcpu < d->nr_vcpus) {
+		vgic_kick(&d->vcpu[vcpu]);
+	}
+}
+
+static void vgic_bus_of(struct domain *d, struct vgic_bus *b)
+{
+	b->ctx = d;
+	b->raise = vgic_bus_raise;
+	b->lower = vgic_bus_lower;
+	b->pending = vgic_bus_pending;
+	b->update = vgic_bus_update;
+}
+
+#define ISS_DIR_READ     U(1)
+#define ISS_SYSREG_MASK  U(0x3ffc1e)   /* Op0, Op2, Op1, CRn, CRm */
+#define ISS_SYSREG(op0, op1, crn, crm, op2) \
+	(((op0) << 20) | ((op2) << 17) | ((op1) << 14) | ((crn) << 10) | ((crm) << 1))
+#define ISS_ICC_SGI1R    ISS_SYSREG(U(3), U(0), U(12), U(11), U(5))
+#define ISS_ICC_ASGI1R   ISS_SYSREG(U(3), U(0), U(12), U(11), U(6))
+#define ISS_ICC_SGI0R    ISS_SYSREG(U(3), U(0), U(12), U(11), U(7))
+
+int vgic_emulate_sysreg(struct vcpu *v, uint32_t iss, uint64_t *val)
+{
+	uint32_t reg = iss & ISS_SYSREG_MASK;
+	bool read = (iss & ISS_DIR_READ) != 0U;
+	struct vgic_bus bus;
+	unsigned int sgi;
+	uint64_t mask;
+
+	if (!vgic_vcpu_ok(v) || (reg != ISS_ICC_SGI1R && reg != ISS_ICC_ASGI1R &&
+				 reg != ISS_ICC_SGI0R)) {
+		return -XEN_ENOENT;
+	}
+	if (read) {
+		*val = 0U;   /* write-only registers */
+		return 0;
+	}
+	if (reg != ISS_ICC_SGI1R) {
+		return 0;    /* Group 0 and the other Security state do not exist here */
+	}
+	mask = vgic_sgi1r_targets(*val, v->vcpu_id, v->domain->nr_vcpus, &sgi);
+	vgic_bus_of(v->domain, &bus);
+	vgic_send_sgis(&bus, mask, v->domain->nr_vcpus, sgi);
+	return 0;
+}
+
+/* ------------------------------------------------------------------ */
+/* Guest distributor and redistributors                                 */
+
+static int vgic_gicd_read(struct vcpu *v, paddr_t off, unsigned int size, uint64_t *val,
+			  void *priv)
+{
+	struct domain *d = priv;
+	struct vgic_bus bus;
+
+	vgic_bus_of(d, &bus);
+	return vgic_gicd_access(vgic_dist_of(d), &bus, v->vcpu_id, (uint32_t)off, size, false,
+				val);
+}
+
+static int vgic_gicd_write(struct vcpu *v, paddr_t off, unsigned int size, uint64_t val,
+			   void *priv)
+{
+	struct domain *d = priv;
+	struct vgic_bus bus;
+
+	vgic_bus_of(d, &bus);
+	return vgic_gicd_access(vgic_dist_of(d), &bus, v->vcpu_id, (uint32_t)off, size, true,
+				&val);
+}
+
+static const struct mmio_ops vgic_gicd_ops = {
+	.read = vgic_gicd_read,
+	.write = vgic_gicd_write,
+};
+
+#ifdef CONFIG_GICV3
+static int vgic_gicr_read(struct vcpu *v, paddr_t off, unsigned int size, uint64_t *val,
+			  void *priv)
+{
+	struct domain *d = priv;
+	struct vgic_bus bus;
+
+	(void)v;
+	vgic_bus_of(d, &bus);
+	return vgic_gicr_access(vgic_dist_of(d), &bus, (uint32_t)off, size, false, val);
+}
+
+static int vgic_gicr_write(struct vcpu *v, paddr_t off, unsigned int size, uint64_t val,
+			   void *priv)
+{
+	struct domain *d = priv;
+	struct vgic_bus bus;
+
+	(void)v;
+	vgic_bus_of(d, &bus);
+	return vgic_gicr_access(vgic_dist_of(d), &bus, (uint32_t)off, size, true, &val);
+}
+
+static const struct mmio_ops vgic_gicr_ops = {
+	.read = vgic_gicr_read,
+	.write = vgic_gicr_write,
+};
+#endif
+
+static int vgic_register(struct domain *d, paddr_t base, paddr_t size, const struct mmio_ops *ops)
+{
+	int rc = mmio_register(d, base, size, ops, d);
+
+	/* A restarted partition keeps its regions when the registry is not reset. */
+	return (rc == -XEN_EEXIST) ? 0 : rc;
+}
+
+int vgic_domain_init(struct domain *d)
+{
+	unsigned int i;
+	int rc;
+
+	if (d == NULL || vgic_dom_index(d) >= CONFIG_MAX_DOMAINS ||
+	    d->nr_vcpus == 0U || d->nr_vcpus > CONFIG_MAX_VCPUS) {
+		return -XEN_EINVAL;
+	}
+	for (i = 0U; i < CONFIG_MAX_VCPUS; i++) {
+		struct vgic_cpu *c = &vgic_cpus[vgic_dom_index(d)][i];
+
+		spin_lock_init(&c->lock, LOCK_CLASS_VGIC);
+		(void)memset(&c->pending, 0, sizeof(c->pending));
+		c->lrs_stale = true;
+		c->vtimer_hw = false;
+	}
+#ifdef CONFIG_GICV3
+	vgic_dist_reset(vgic_dist_of(d), 3U, d->nr_vcpus);
+	rc = vgic_register(d, GUEST_GICV3_GICD_BASE, VGIC_GICD_SIZE_V3, &vgic_gicd_ops);
+	if (rc == 0) {
+		rc = vgic_register(d, GUEST_GICV3_GICR0_BASE,
+				   (paddr_t)d->nr_vcpus * VGIC_GICR_STRIDE, &vgic_gicr_ops);
+	}
+#else
+	vgic_dist_reset(vgic_dist_of(d), 2U, d->nr_vcpus);
+	rc = vgic_register(d, GUEST_GICD_BASE, VGIC_GICD_SIZE_V2, &vgic_gicd_ops);
+	if (rc == 0) {
+		/* The guest's GICC is the hardware's virtual CPU interface. */
+		rc = p2m_map_range(&d->p2m, GUEST_GICC_BASE >> PAGE_SHIFT,
+				   board.gicv_base >> PAGE_SHIFT, GUEST_GICC_SIZE >> PAGE_SHIFT,
+				   p2m_mmio_direct);
+	}
+#endif
+	return rc;
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The pure part of the vGIC: bounded interrupt sets, list-register occupancy
+ * and the choice of what to load next. Plain C on plain memory so the host
+ * unit tests run exactly this code (tests/unit/test_vgic.c); nothing here
+ * touches a register or takes a lock (callers hold the vCPU's vgic lock).
+ */
+#ifndef ARM_VGIC_STATE_H
+#define ARM_VGIC_STATE_H
+
+#include <bulkhead/config.h>
+#include <bulkhead/types.h>
+
+#ifndef CONFIG_VGIC_NR_SPIS
+#define CONFIG_VGIC_NR_SPIS 32
+#endif
+
+#define VGIC_NR_PRIVATE  U(32)                 /* SGIs 0-15, PPIs 16-31 */
+#define VGIC_NR_SGIS     U(16)
+#define VGIC_NR_SPIS     ((unsigned int)CONFIG_VGIC_NR_SPIS)
+#define VGIC_NR_IRQS     (VGIC_NR_PRIVATE + VGIC_NR_SPIS)
+#define VGIC_NR_WORDS    (VGIC_NR_IRQS / U(32))
+#define VGIC_MAX_LRS     U(16)                 /* architectural maximum, v2 and v3 */
+#define VGIC_NO_IRQ      U(0xffffffff)
+
+BUILD_ASSERT(CONFIG_VGIC_NR_SPIS % 32 == 0);
+BUILD_ASSERT(CONFIG_VGIC_NR_SPIS >= 32 && CONFIG_VGIC_NR_SPIS <= 960);
+
+/* One bit per virtual INTID of a vCPU (private ones plus the SPIs). */
+struct vgic_irqset {
+	uint32_t w[VGIC_NR_WORDS];
+};
+
+/* Which list registers of a vCPU hold which virtual INTID. */
+struct vgic_lrs {
+	uint32_t used;                  /* bit i: LR i holds irq[i] */
+	uint32_t hw;                    /* bit i: LR i is linked to a physical INTID */
+	uint16_t irq[VGIC_MAX_LRS];
+};
+
+static inline bool vgic_irq_valid(unsigned int irq)
+{
+	return irq < VGIC_NR_IRQS;
+}
+
+void vgic_set_add(struct vgic_irqset *s, unsigned int irq);
+void vgic_set_del(struct vgic_irqset *s, unsigned int irq);
+bool vgic_set_has(const struct vgic_irqset *s, unsigned int irq);
+bool vgic_set_empty(const struct vgic_irqset *s);
+
+/*
+ * The pending interrupt to load next: in pend and in enabled, not already in
+ * an LR, with the numerically lowest priority (the most urgent), the lowest
+ * INTID on ties. VGIC_NO_IRQ when there is none.
+ */
+unsigned int vgic_pick(const struct vgic_irqset *pend, const struct vgic_irqset *enabled,
+		       const uint8_t prio_priv[VGIC_NR_PRIVATE], const uint8_t prio_spi[VGIC_NR_SPIS],
+		       const struct vgic_lrs *lrs);
+
+/* Index of the LR holding irq, or -1. */
+int vgic_lr_find(const struct vgic_lrs *l, unsigned int irq);
+/* Claim a free LR among the first nr_lrs for irq; -1 when all are busy. */
+int vgic_lr_claim(struct vgic_lrs *l, unsigned int nr_lrs, unsigned int irq, bool hw);
+/*
+ * Release every used LR whose bit is set in empty (the hardware's ELRSR:
+ * the guest has finished with it). Returns the released LRs' mask.
+ */
+uint32_t vgic_lr_retire(struct vgic_lrs *l, uint32_t empty);
+/* Number of LRs in use. */
+unsigned int vgic_lr_count(const struct vgic_lrs *l);
+
+#endif
