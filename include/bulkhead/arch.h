@@ -30,6 +30,12 @@ void arch_unmap_page(void *va);
 void arch_tlb_flush_ipa(uint16_t vmid, paddr_t ipa);
 void arch_tlb_flush_vmid(uint16_t vmid);
 
+/*
+ * Data-cache maintenance by VA over [va, va+len) to the point of coherency
+ * (GNTTABOP_cache_flush): clean, invalidate, or both (clean+invalidate).
+ */
+void arch_dcache_maintain(const void *va, size_t len, bool clean, bool inval);
+
 /* Raise a virtual PPI/SPI on vCPU v; kicks v's physical CPU if remote. */
 void arch_vcpu_raise_irq(struct vcpu *v, unsigned int virq);
 /* Wake a blocked vCPU (after an event it polls for). */

@@ -23,6 +23,7 @@
 #define XEN_EFBIG      27
 #define XEN_ENOSPC     28
 #define XEN_ERANGE     34
+#define XEN_EILSEQ     84
 #define XEN_ENOSYS     38
 #define XEN_EOPNOTSUPP 95
 

@@ -82,3 +82,18 @@ bool harness_expect_panic(void (*fn)(void *), void *arg)
 	}
 	return true;
 }
+
+struct grant_entry_v1 *harness_gnt_entry(struct domain *d, uint32_t ref)
+{
+	assert_true(ref < GNTTAB_MAX_ENTRIES);
+	return &d->gt.shared[ref];
+}
+
+void harness_gnt_grant(struct domain *d, uint32_t ref, domid_t to, gfn_t gfn, uint16_t flags)
+{
+	struct grant_entry_v1 *e = harness_gnt_entry(d, ref);
+
+	e->domid = to;
+	e->frame = (uint32_t)gfn;
+	__atomic_store_n(&e->flags, flags, __ATOMIC_RELEASE);
+}

@@ -15,6 +15,7 @@
 #include <bulkhead/console.h>
 #include <arch_host.h>
 #include <public/errno.h>
+#include <public/grant_table.h>
 
 #define HARNESS_RAM_BYTES (UL(1) << 20)
 
@@ -30,6 +31,11 @@ long harness_call(struct vcpu *v, regval_t nr, regval_t a0, regval_t a1, regval_
 paddr_t harness_ram(unsigned int page, unsigned int off);
 /* Expect a panic (lock order, etc.) from fn; returns true if it panicked. */
 bool harness_expect_panic(void (*fn)(void *), void *arg);
+
+/* Grant tables: d's v1 entry ref as its guest sees it (the hypervisor frame). */
+struct grant_entry_v1 *harness_gnt_entry(struct domain *d, uint32_t ref);
+/* Grant ref of d to domain `to` on frame gfn, as a guest does: flags last. */
+void harness_gnt_grant(struct domain *d, uint32_t ref, domid_t to, gfn_t gfn, uint16_t flags);
 
 /* Requirement IDs a test verifies (docs/requirements); read by tools. */
 #define VERIFIES(...) /* requirement trace: __VA_ARGS__ */

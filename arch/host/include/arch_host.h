@@ -12,8 +12,14 @@ struct vcpu;
 
 typedef void (*host_panic_fn)(void);
 
-extern uint64_t host_tlb_flushes;
-extern uint64_t host_tlb_flushes_vmid;
+/* TLB invalidations, counted per CPU (no shared line), summed when read. */
+uint64_t host_tlb_flush_count(void);      /* one IPA of one VMID */
+uint64_t host_tlb_flush_vmid_count(void); /* a whole VMID */
+uint16_t host_tlb_last_vmid(void);        /* of the calling CPU's last one */
+#define host_tlb_flushes (host_tlb_flush_count())
+#define host_tlb_flushes_vmid (host_tlb_flush_vmid_count())
+/* Count of arch_dcache_maintain() calls that did clean and/or invalidate. */
+extern uint64_t host_dcache_ops;
 extern int host_console_echo;
 extern int host_system_off_status;
 

@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Grant tables across a partition restart (domain_restart). Three steps:
+ * 1. release the mappings d holds of others' grants (as Xen does when a
+ *    domain dies), one granter lock at a time;
+ * 2. under d's write lock, stop new pins and remove every mapping others
+ *    hold of d's grants: their stage-2 entry goes (TLB invalidated for
+ *    their VMID) and their maptrack entry is marked revoked, so their
+ *    later unmap succeeds and frees the handle;
+ * 3. wait for in-flight copies (pinned without locks) to drain, then wipe
+ *    the table. Step 3 is bounded by the longest copy of one page: the
+ *    resetting flag refuses any new pin.
+ */
+#include "gnttab_priv.h"
+
+static void gnttab_release_own(struct domain *d)
+{
+	struct gnttab_maptrack *pool = d->gt.maptrack;
+	uint32_t h;
+
+	for (h = 0U; h < CONFIG_GNTTAB_MAPTRACK_ENTRIES; h++) {
+		struct gnttab_maptrack *mt = &pool[h];
+		uint16_t flags = load_acquire(&mt->flags);
+		struct domain *rd;
+		struct gnttab_active *act;
+		grant_ref_t ref;
+
+		if ((flags == 0U) || ((flags & MAPTRACK_REVOKED) != 0U)) {
+			continue;
+		}
+		rd = domain_by_id(read_atomic(&mt->domid));
+		ref = read_atomic(&mt->ref);
+		if (rd == NULL) {
+			continue;
+		}
+		gnttab_read_lock(&rd->gt);
+		act = gnttab_act_acquire(&rd->gt, ref);
+		/* The granter's own restart may have revoked it meanwhile. */
+		flags = read_atomic(&mt->flags);
+		if ((flags != 0U) && ((flags & MAPTRACK_REVOKED) == 0U)) {
+			(void)p2m_clear_entry(&d->p2m, read_atomic(&mt->gfn), NULL, NULL);
+			gnttab_unpin(&rd->gt, act, ref, (flags & GNTMAP_readonly) != 0U);
+			store_release(&mt->flags, (uint16_t)0U);
+		}
+		gnttab_act_release(act);
+		gnttab_read_unlock(&rd->gt);
+	}
+}
+
+/* Caller holds d's table write lock. */
+static void gnttab_revoke_foreign(struct domain *d)
+{
+	domid_t id;
+	uint32_t h;
+
+	for (id = 1U; id <= CONFIG_MAX_DOMAINS; id++) {
+		struct domain *od = domain_by_id(id);
+
+		if ((od == NULL) || (od == d)) {
+			continue;
+		}
+		for (h = 0U; h < CONFIG_GNTTAB_MAPTRACK_ENTRIES; h++) {
+			struct gnttab_maptrack *mt = &od->gt.maptrack[h];
+			uint16_t flags = load_acquire(&mt->flags);
+			struct gnttab_active *act;
+			grant_ref_t ref;
+
+			/* Entries naming d change only under d's lock: stable here. */
+			if ((flags == 0U) || ((flags & MAPTRACK_REVOKED) != 0U) ||
+			    (read_atomic(&mt->domid) != d->domain_id)) {
+				continue;
+			}
+			ref = read_atomic(&mt->ref);
+			act = &d->gt.active[ref];
+			(void)p2m_clear_entry(&od->p2m, read_atomic(&mt->gfn), NULL, NULL);
+			write_atomic(&act->pin, act->pin - (((flags & GNTMAP_readonly) != 0U)
+								    ? GNTPIN_HSTR_INC
+								    : GNTPIN_HSTW_INC));
+			store_release(&mt->flags, (uint16_t)(flags | MAPTRACK_REVOKED));
+		}
+	}
+}
+
+void gnttab_domain_reset(struct domain *d)
+{
+	struct grant_table *gt = &d->gt;
+	uint32_t i;
+
+	gnttab_release_own(d);
+
+	write_lock(&gt->lock);
+	write_atomic(&gt->resetting, true);
+	gnttab_revoke_foreign(d);
+	write_unlock(&gt->lock);
+
+	for (i = 0U; i < GNTTAB_MAX_ENTRIES; i++) {
+		while (load_acquire(&gt->active[i].pin) != 0U) {
+			cpu_relax();
+		}
+	}
+
+	write_lock(&gt->lock);
+	gnttab_table_clear(d);
+	write_atomic(&gt->resetting, false);
+	write_unlock(&gt->lock);
+	/* d's vCPUs are stopped: nobody else touches d's own free lists. */
+	gnttab_maptrack_init(d);
+}

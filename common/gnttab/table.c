@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Grant-table storage: each partition's frames and active entries are
+ * static, sized by CONFIG_GNTTAB_MAX_FRAMES. The frames are hypervisor
+ * pages that the owner sees where it asks (XENMAPSPACE_grant_table); the
+ * table "grows" as Xen's does, from one frame up to the maximum, so
+ * query_size and the bounds checks answer what Xen would.
+ */
+#include "gnttab_priv.h"
+#include <bulkhead/lib.h>
+
+static struct grant_entry_v1 gnttab_frames[CONFIG_MAX_DOMAINS][GNTTAB_MAX_ENTRIES] __page_aligned;
+static struct gnttab_active gnttab_active_pool[CONFIG_MAX_DOMAINS][GNTTAB_MAX_ENTRIES]
+	__cacheline_aligned;
+BUILD_ASSERT((GNTTAB_ENTRIES_PER_FRAME * sizeof(struct grant_entry_v1)) == PAGE_SIZE);
+
+#define GNTTAB_INITIAL_FRAMES U(1)
+
+/* Revoke every grant and forget where the frames were mapped. */
+void gnttab_table_clear(struct domain *d)
+{
+	struct grant_table *gt = &d->gt;
+	uint32_t i;
+
+	(void)memset(gt->shared, 0, sizeof(gnttab_frames[0]));
+	for (i = 0U; i < GNTTAB_MAX_ENTRIES; i++) {
+		spin_lock_init(&gt->active[i].lock, LOCK_CLASS_GNTTAB_ACTIVE);
+		gt->active[i].pin = 0U;
+		gt->active[i].domid = DOMID_INVALID;
+		gt->active[i].mfn = 0U;
+	}
+	for (i = 0U; i < CONFIG_GNTTAB_MAX_FRAMES; i++) {
+		gt->frame_gfn[i] = INVALID_GFN;
+	}
+	gt->nr_frames = GNTTAB_INITIAL_FRAMES;
+}
+
+int gnttab_domain_init(struct domain *d)
+{
+	struct grant_table *gt = &d->gt;
+
+	rwlock_init(&gt->lock, LOCK_CLASS_GNTTAB);
+	gt->resetting = false;
+	gt->shared = gnttab_frames[d->domain_id - 1U];
+	gt->active = gnttab_active_pool[d->domain_id - 1U];
+	gnttab_table_clear(d);
+	gnttab_maptrack_init(d);
+	return 0;
+}
+
+int gnttab_map_frame(struct domain *d, uint64_t idx, gfn_t gfn)
+{
+	struct grant_table *gt = &d->gt;
+	mfn_t mfn;
+	mfn_t old_mfn;
+	enum p2m_type old_t;
+	int rc = 0;
+
+	/* v1 only: a status-frame index is just out of range, as on Xen/Arm. */
+	if (idx >= CONFIG_GNTTAB_MAX_FRAMES) {
+		return -XEN_EINVAL;
+	}
+	write_lock(&gt->lock);
+	if (gt->frame_gfn[idx] != INVALID_GFN) {
+		/* Xen 4.17 answers -EBUSY even for the same gfn. */
+		rc = -XEN_EBUSY;
+	} else if ((p2m_lookup(&d->p2m, gfn, &old_mfn, &old_t) == 0) &&
+		   ((old_t == p2m_grant_map_rw) || (old_t == p2m_grant_map_ro) ||
+		    (old_t == p2m_hyp_page))) {
+		/* Never silently drop a grant mapping or another shared page. */
+		rc = -XEN_EBUSY;
+	} else {
+		rc = p2m_prealloc(&d->p2m, gfn, 1U);
+	}
+	if (rc == 0) {
+		mfn = maddr_to_mfn(virt_to_maddr(&gt->shared[idx * GNTTAB_ENTRIES_PER_FRAME]));
+		rc = p2m_set_entry(&d->p2m, gfn, mfn, p2m_hyp_page, false);
+	}
+	if (rc == 0) {
+		gt->frame_gfn[idx] = gfn;
+		if (idx >= gt->nr_frames) {
+			gt->nr_frames = (uint32_t)idx + 1U;
+		}
+	}
+	write_unlock(&gt->lock);
+	return rc;
+}
+
+uint32_t gnttab_nr_pins(struct domain *d)
+{
+	uint32_t i;
+	uint32_t pins = 0U;
+
+	for (i = 0U; i < GNTTAB_MAX_ENTRIES; i++) {
+		uint32_t p = read_atomic(&d->gt.active[i].pin);
+		pins += (p & GNTPIN_HSTW_MASK) + ((p & GNTPIN_HSTR_MASK) >> 8);
+	}
+	return pins;
+}
