@@ -271,6 +271,11 @@ bool vgic_vcpu_pending(struct vcpu *v)
 	return r;
 }
 
+bool vgic_vcpu_pending_irq(struct vcpu *v)
+{
+	return vgic_vcpu_pending(v);
+}
+
 void vgic_vcpu_reset(struct vcpu *v)
 {
 	struct vgic_cpu *c;

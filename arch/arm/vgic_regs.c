@@ -48,7 +48,6 @@
 #define CFG_EDGE_BITS   U(0xaaaaaaaa)   /* bit 1 of each 2-bit field */
 #define SGI_CFG         U(0xaaaaaaaa)   /* SGIs are edge-triggered, read-only */
 
-BUILD_ASSERT(CONFIG_MAX_VCPUS <= 64);
 
 void vgic_dist_reset_priv(struct vgic_dist *d, unsigned int vcpu)
 {
@@ -93,15 +92,26 @@ bool vgic_dist_on(const struct vgic_dist *d)
 	return (read_atomic(&d->ctlr) & ((d->version == 2U) ? CTLR_V2_MASK : CTLR_V3_MASK)) != 0U;
 }
 
+/*
+ * Guest affinity of a vCPU, as its VMPIDR_EL2 and Xen give it: Aff0 = id % 16,
+ * Aff1 = id / 16 (16 per cluster: SGI target lists name Aff0 0-15 only).
+ */
+uint64_t vgic_vcpu_affinity(unsigned int vcpu)
+{
+	return ((uint64_t)(vcpu / 16U) << 8) | (vcpu % 16U);
+}
+
 static unsigned int vgic_route_v3(const struct vgic_dist *d, uint64_t r)
 {
 	uint64_t aff0 = r & ULL(0xff);
+	uint64_t aff1 = (r >> 8) & ULL(0xff);
+	uint64_t id = aff1 * 16U + aff0;
 
-	/* Aff0 is the vCPU id (GICR_TYPER and the guest's MPIDR agree). */
-	if ((r & VGIC_IROUTER_IRM) != 0U || (r & ULL(0xff00ffff00)) != 0U || aff0 >= d->nr_vcpus) {
+	if ((r & VGIC_IROUTER_IRM) != 0U || (r & ULL(0xff00ff0000)) != 0U || aff0 >= 16U ||
+	    id >= d->nr_vcpus) {
 		return 0U;
 	}
-	return (unsigned int)aff0;
+	return (unsigned int)id;
 }
 
 unsigned int vgic_dist_target(const struct vgic_dist *d, unsigned int irq, unsigned int self)
@@ -508,7 +518,7 @@ static int gicr_rd(struct vgic_dist *d, unsigned int vcpu, uint32_t off, unsigne
 		   bool write, uint64_t *val)
 {
 	if (off == GICR_TYPER || off == GICR_TYPER + 4U) {
-		uint64_t typer = ((uint64_t)vcpu << 32) | ((uint64_t)vcpu << 8);
+		uint64_t typer = (vgic_vcpu_affinity(vcpu) << 32) | ((uint64_t)vcpu << 8);
 
 		if (vcpu + 1U == d->nr_vcpus) {
 			typer |= TYPER_LAST;
@@ -585,20 +595,18 @@ uint64_t vgic_sgi1r_targets(uint64_t sgi1r, unsigned int self, unsigned int nr_v
 {
 	uint64_t all = (nr_vcpus >= 64U) ? ~ULL(0) : ((ULL(1) << nr_vcpus) - 1U);
 	uint64_t list = sgi1r & ULL(0xffff);
-	uint64_t rs = (sgi1r >> 44) & ULL(0xf);
+	uint64_t aff1 = (sgi1r >> 16) & ULL(0xff);
 
 	*sgi = (unsigned int)((sgi1r >> 24) & ULL(0xf));
 	if (((sgi1r >> 40) & 1U) != 0U) {   /* IRM: every PE but the sender */
 		return all & ~(ULL(1) << self);
 	}
-	/* vCPU ids live in Aff0 only: any Aff1/Aff2/Aff3 names nobody here. */
-	if ((sgi1r & ULL(0x00ff00ff00ff0000)) != 0U) {
+	/* Aff0 of a vCPU is below 16: RS other than 0, Aff2 or Aff3 name nobody. */
+	if ((sgi1r & ULL(0x00ff00ff00000000)) != 0U || ((sgi1r >> 44) & ULL(0xf)) != 0U ||
+	    aff1 >= 4U) {
 		return 0U;
 	}
-	if (rs >= 4U) {
-		return 0U;
-	}
-	return (list << (16U * rs)) & all;
+	return (list << (16U * aff1)) & all;
 }
 
 uint64_t vgic_sgir_targets(uint32_t sgir, unsigned int self, unsigned int nr_vcpus,

@@ -18,6 +18,8 @@
 #define VGIC_IROUTER_MASK   ULL(0xff800fffff) /* Aff3, IRM, Aff2, Aff1, Aff0 */
 #define VGIC_IROUTER_IRM    (ULL(1) << 31)
 
+BUILD_ASSERT(CONFIG_MAX_VCPUS <= 64);
+
 struct vgic_bus {
 	void *ctx;
 	/* Make irq pending on vCPU vcpu; kicks it if it runs elsewhere. */
@@ -49,6 +51,8 @@ struct vgic_dist {
 	struct vgic_priv priv[CONFIG_MAX_VCPUS];
 };
 
+/* Guest MPIDR affinity (Aff1.Aff0) of a vCPU id. */
+uint64_t vgic_vcpu_affinity(unsigned int vcpu);
 /* Reset state of a partition with nr_vcpus vCPUs and a GICv<version> view. */
 void vgic_dist_reset(struct vgic_dist *d, uint32_t version, uint32_t nr_vcpus);
 /* Reset only the banked state of one vCPU (PSCI CPU_ON, vCPU reset). */

@@ -204,6 +204,8 @@ static void test_gicr_typer_waker(void **state)
 		assert_int_equal(rrd(i, 0xc, 4), i);
 		assert_int_equal(rrd(i, 0xffe8, 4) & 0xf0, 0x30);
 	}
+	/* Beyond 16 vCPUs the affinity is Aff1.Aff0 as in the guest's MPIDR. */
+	assert_int_equal(vgic_vcpu_affinity(17), 0x101);
 	assert_int_equal(rrd(1, 0x14, 4), 6);    /* asleep until woken */
 	rwr(1, 0x14, 4, 0);
 	assert_int_equal(rrd(1, 0x14, 4), 0);
@@ -274,7 +276,9 @@ static void test_spi_routing_v3(void **state)
 	assert_int_equal(vgic_dist_target(&dist, 33, 0), 2);
 	wr(0x6000 + 8 * 33, 8, 0, 9);                              /* no vCPU 9 */
 	assert_int_equal(vgic_dist_target(&dist, 33, 0), 0);
-	wr(0x6000 + 8 * 33, 8, 0, 0x100 | 2);                      /* Aff1 = 1: not ours */
+	wr(0x6000 + 8 * 33, 8, 0, 0x100 | 2);                      /* Aff1 = 1: vCPU 18 */
+	assert_int_equal(vgic_dist_target(&dist, 33, 0), 0);
+	wr(0x6000 + 8 * 33, 8, 0, 0x10000 | 2);                    /* Aff2: not ours */
 	assert_int_equal(vgic_dist_target(&dist, 33, 0), 0);
 	wr(0x6000 + 8 * 33, 8, 0, (1ULL << 31) | 3);               /* IRM */
 	assert_int_equal(vgic_dist_target(&dist, 33, 0), 0);
@@ -300,11 +304,11 @@ static void test_sgi1r_decoding(void **state)
 	assert_int_equal(sgi, 5);
 	assert_int_equal(vgic_sgi1r_targets(0xffff, 0, 4, &sgi), 0xf);     /* masked to vCPUs */
 	assert_int_equal(vgic_sgi1r_targets((1ULL << 40) | 0xf, 2, 4, &sgi), 0xb);
-	assert_int_equal(vgic_sgi1r_targets((1ULL << 16) | 1, 0, 4, &sgi), 0); /* Aff1 */
+	assert_int_equal(vgic_sgi1r_targets((1ULL << 16) | 1, 0, 4, &sgi), 0); /* vCPU 16 */
+	assert_int_equal(vgic_sgi1r_targets((1ULL << 16) | 3, 0, 20, &sgi), 3ULL << 16);
 	assert_int_equal(vgic_sgi1r_targets((1ULL << 32) | 1, 0, 4, &sgi), 0); /* Aff2 */
 	assert_int_equal(vgic_sgi1r_targets((1ULL << 48) | 1, 0, 4, &sgi), 0); /* Aff3 */
-	assert_int_equal(vgic_sgi1r_targets((1ULL << 44) | 1, 0, 4, &sgi), 0); /* RS=1: 16+ */
-	assert_int_equal(vgic_sgi1r_targets((1ULL << 44) | 1, 0, 20, &sgi), 1ULL << 16);
+	assert_int_equal(vgic_sgi1r_targets((1ULL << 44) | 1, 0, 20, &sgi), 0); /* RS: Aff0 16+ */
 	vgic_send_sgis(&bus, 0x5, 4, 3);
 	assert_true(vgic_set_has(&rec.pend[0], 3));
 	assert_true(vgic_set_has(&rec.pend[2], 3));

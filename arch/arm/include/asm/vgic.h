@@ -25,6 +25,8 @@ void vgic_flush_lrs(struct vcpu *v);
 void vgic_sync_lrs(struct vcpu *v);
 /* Something is pending or in flight for v (a trapped WFI must not sleep). */
 bool vgic_vcpu_pending(struct vcpu *v);
+/* The same, by the name arm-cpu's run loop uses. */
+bool vgic_vcpu_pending_irq(struct vcpu *v);
 /*
  * A trapped guest access to an ICC_* system register (ESR_EL2 EC 0x18, GICv3
  * only; ICC_SGI1R_EL1 traps whenever HCR_EL2.IMO is set). iss is ESR_EL2's
