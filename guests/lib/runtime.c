@@ -8,6 +8,7 @@
 #include <guest/guest.h>
 
 struct rt_info rt;
+uint64_t rt_entry_cntpct;
 
 static void read_dt(const void *dtb)
 {
@@ -46,6 +47,8 @@ void rt_start(const void *dtb)
 	mmu_init();
 	mmu_enable();
 	read_dt(dtb);
+	if (rt_arg_u64("bench", 0))
+		printf("%s: rt entry cntpct %lu\n", rt_tag(), rt_entry_cntpct);
 	rt_exit(test_main());
 }
 

@@ -19,6 +19,8 @@ _head:
 	.long	0
 
 entry:
+	/* First instruction: the boot bench counts hypervisor entry to here. */
+	mrs	x20, cntpct_el0
 	msr	daifset, #0xf
 	mov	x19, x0
 	ldr	x1, =__stack_top
@@ -34,7 +36,9 @@ entry:
 	b.hs	2f
 	stp	xzr, xzr, [x1], #16
 	b	1b
-2:	mov	x0, x19
+2:	ldr	x1, =rt_entry_cntpct
+	str	x20, [x1]
+	mov	x0, x19
 	bl	rt_start
 3:	wfi
 	b	3b

@@ -52,6 +52,7 @@ if [ -z "$UNTIL" ]; then
 		timeout "$TMO" "${cmd[@]}" < /dev/null 2>&1 | tee "$LOG"
 		rc=${PIPESTATUS[0]}
 	fi
+	sed -i 's/\r//g' "$LOG"   # the UART sends CR LF; logs are plain lines
 	exit "$rc"
 fi
 
@@ -74,5 +75,6 @@ if [ -z "$rc" ]; then
 	wait "$qpid"
 	rc=$?
 fi
+sed -i 's/\r//g' "$LOG"
 cat "$LOG"
 exit "$rc"

@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# QEMU scenario suite: boots the hypervisor with a partition configuration
+# (dts/tests/*.dtsi) and checks the console against each scenario's expected
+# and forbidden lines. Prints PASS:/FAIL: lines (tests/run-tests.sh format).
+#
+#   tests/qemu/scenarios.sh [scenario ...]      default: every tests/qemu/scenarios/*.scn
+#
+# A scenario file (bash) sets:
+#   DTSI            partition configuration
+#   RUNS            "GIC:CPU ..." combinations, e.g. "3:cortex-a57 2:cortex-a53"
+#   EXPECT=( ... )  extended regexes that must each match a console line
+#   FORBID=( ... )  regexes that must match no line (added to the global ones)
+#   STATUS          QEMU exit status: a number, "nonzero" (not 0, not a timeout) or "any"
+#   UNTIL/UNTIL_COUNT  stop QEMU once UNTIL has matched UNTIL_COUNT lines
+#   TIMEOUT         seconds per QEMU run (default 60)
+#   check()         optional extra check; $LOG is the console; return 1 to fail
+# and names what it verifies in a "# VERIFIES: REQ-..." line.
+#
+# Environment: BUILD (default ./build); HYP=xen boots the Xen 4.17 anchor
+# image XEN_IMAGE instead (scenarios with XEN_SKIP are skipped) to check the
+# partitions and the harness against the reference hypervisor.
+set -u
+cd "$(dirname "$0")/../.."
+BUILD="${BUILD:-$PWD/build}"
+HERE=tests/qemu
+OUT="$BUILD/tests/qemu"
+HYP="${HYP:-bulkhead}"
+mkdir -p "$OUT"
+DEFAULT_FORBID=('[Pp]anic|PANIC' 'Xen BUG|Assertion .* failed' 'unexpected .* exception on cpu')
+
+pass() { echo "PASS: $1"; }
+fail() { echo "FAIL: $1${2:+ ($2)}"; }
+
+# ---------------------------------------------------------------- build
+build_ok=1
+if ! make -s -j2 O="$BUILD" guests > "$OUT/build-guests.log" 2>&1; then
+	fail qemu/build-guests "see $OUT/build-guests.log"
+	build_ok=0
+fi
+declare -A IMAGE=()
+if [ "$HYP" = xen ]; then
+	IMAGE[3]="${XEN_IMAGE:-/tmp/xen-anchor/cache/xen-4.17-arm64}"
+	IMAGE[2]="${IMAGE[3]}"
+	export XEN_BOOTARGS="${XEN_BOOTARGS:-console=dtuart bootscrub=0 loglvl=all guest_loglvl=all}"
+else
+	# One hypervisor build per GIC version (separate Kconfig output trees).
+	for g in 3 2; do
+		if [ $g = 3 ]; then o="$BUILD"; def=qemu-virt_defconfig; else o="$BUILD/gicv2"; def=qemu-virt-gicv2_defconfig; fi
+		log="$OUT/build-hyp-gicv$g.log"
+		{ [ -f "$o/.config" ] || make -s O="$o" "$def"; } > "$log" 2>&1 &&
+			make -s -j2 O="$o" hyp >> "$log" 2>&1 && [ -f "$o/bulkhead.bin" ]
+		if [ $? -eq 0 ]; then
+			IMAGE[$g]="$o/bulkhead.bin"
+			pass "qemu/build-hyp-gicv$g"
+		else
+			fail "qemu/build-hyp-gicv$g" "no $o/bulkhead.bin, see $log"
+		fi
+	done
+fi
+
+# ---------------------------------------------------------------- run
+count_lines() { grep -cE -- "$1" "$LOG" || true; }
+
+run_one() { # $1 = scenario name, $2 = gic, $3 = cpu
+	local name="$1" gic="$2" cpu="$3" id="qemu/$1/gic$2-$3" rc why=() r st until
+	LOG="$OUT/$name-gic$gic-$cpu.log"
+	if [ $build_ok = 0 ] || [ -z "${IMAGE[$gic]:-}" ] || [ ! -f "${IMAGE[$gic]}" ]; then
+		fail "$id" "no hypervisor image for GICv$gic"
+		return
+	fi
+	until="$UNTIL"
+	if [ "$HYP" = xen ] && [ -z "$until" ]; then
+		until="${EXPECT[${#EXPECT[@]}-1]}"  # Xen never ends QEMU by itself
+	fi
+	local args=(-g "$gic" -c "$cpu" -k "${IMAGE[$gic]}" -t "$TIMEOUT" -l "$LOG")
+	[ -n "$until" ] && args+=(-u "$until" -n "$UNTIL_COUNT")
+	tools/qemu/run.sh "${args[@]}" "$DTSI" > /dev/null 2>&1
+	rc=$?
+	for r in "${EXPECT[@]}"; do
+		[ "$(count_lines "$r")" -gt 0 ] || why+=("missing '$r'")
+	done
+	for r in "${GLOBAL_FORBID[@]+"${GLOBAL_FORBID[@]}"}" "${FORBID[@]+"${FORBID[@]}"}"; do
+		[ "$(count_lines "$r")" -eq 0 ] || why+=("forbidden '$r'")
+	done
+	st="$STATUS"
+	[ "$HYP" = xen ] && st=any
+	case "$st" in
+	any) ;;
+	nonzero) { [ $rc -ne 0 ] && [ $rc -ne 124 ]; } || why+=("QEMU status $rc, wanted non-zero") ;;
+	*) [ $rc -eq "$st" ] || why+=("QEMU status $rc, wanted $st") ;;
+	esac
+	if declare -F check > /dev/null && ! check; then why+=("check() failed"); fi
+	if [ ${#why[@]} -eq 0 ]; then
+		pass "$id"
+	else
+		fail "$id" "$(IFS=';'; echo "${why[*]}"), log $LOG"
+	fi
+}
+
+scns=("$@")
+[ ${#scns[@]} -gt 0 ] || scns=($(ls $HERE/scenarios/*.scn | xargs -n1 basename | sed 's/\.scn$//'))
+for s in "${scns[@]}"; do
+	unset -f check
+	GLOBAL_FORBID=("${DEFAULT_FORBID[@]}")
+	DTSI= RUNS="3:cortex-a57" EXPECT=() FORBID=() STATUS=0 UNTIL= UNTIL_COUNT=1 TIMEOUT=60 XEN_SKIP=
+	# shellcheck source=/dev/null
+	. "$HERE/scenarios/$s.scn"
+	if [ "$HYP" = xen ] && [ -n "$XEN_SKIP" ]; then
+		echo "SKIP: qemu/$s ($XEN_SKIP)"
+		continue
+	fi
+	for r in $RUNS; do
+		run_one "$s" "${r%%:*}" "${r#*:}"
+	done
+done

@@ -1,0 +1,66 @@
+#!/usr/bin/env bash
+# Boot bench: QEMU -icount shift=0,sleep=off makes virtual time advance one
+# nanosecond per instruction executed (and jump over idle time), so the
+# generic counter (62.5 MHz) ticks once every 16 instructions. Each
+# partition reads CNTPCT_EL0 with its very first instruction (guests/lib,
+# bootarg bench=1) and prints it; the hypervisor is entered right after
+# QEMU's few-instruction boot stub at counter 0. Instruction counts are
+# therefore ticks * 16, precise to one tick, and include the hypervisor
+# copying the partition images.
+#
+#   tools/bench/boot.sh [FRAGMENT.dtsi]   (default dts/qemu-virt-demo.dtsi)
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD="${BUILD:-$PWD/build}"
+FRAG="${1:-dts/qemu-virt-demo.dtsi}"
+OUT="$BUILD/bench"
+IMAGE="$BUILD/bulkhead.bin"
+INSNS_PER_TICK=16
+mkdir -p "$OUT"
+[ -f "$IMAGE" ] || { echo "boot.sh: no $IMAGE (make hyp)" >&2; exit 2; }
+config=$(basename "${FRAG%.dtsi}")
+
+# The same configuration, each partition told to print its entry counter.
+sed 's/bootargs = "/bootargs = "bench=1 /' "$FRAG" > "$OUT/$config-bench.dtsi"
+gic=3
+grep -q '^CONFIG_GICV2=y' "$BUILD/.config" 2>/dev/null && gic=2
+set +e
+bash tools/qemu/run.sh -g "$gic" -c cortex-a57 -t 300 -i shift=0,sleep=off \
+	-k "$IMAGE" -l "$OUT/boot-$config.log" "$OUT/$config-bench.dtsi" > /dev/null
+rc=$?
+set -e
+mapfile -t ticks < <(sed -n 's/.*: rt entry cntpct \([0-9]*\)$/\1/p' "$OUT/boot-$config.log" | sort -n)
+nparts=$(grep -c 'compatible = "xen,domain"' "$FRAG")
+if [ "${#ticks[@]}" -ne "$nparts" ]; then
+	echo "boot.sh: ${#ticks[@]} of $nparts partitions reported their entry (QEMU status $rc)," \
+		"see $OUT/boot-$config.log" >&2
+	exit 1
+fi
+first=$(( ticks[0] * INSNS_PER_TICK ))
+all=$(( ticks[${#ticks[@]} - 1] * INSNS_PER_TICK ))
+read -r text data bss _ < <(${CROSS_COMPILE:-aarch64-linux-gnu-}size "$BUILD/bulkhead.elf" | tail -1)
+echo "config,hyp_entry_to_first_guest_insns,hyp_entry_to_all_guests_insns,image_bytes,static_pool_bytes" \
+	> "$OUT/boot.csv"
+echo "$config,$first,$all,$((text + data)),$bss" >> "$OUT/boot.csv"
+cat "$OUT/boot.csv"
+
+if command -v gnuplot > /dev/null; then
+	gnuplot <<GP
+set terminal pngcairo size 640,400 noenhanced
+set output "$OUT/boot.png"
+set title "Hypervisor entry to partition entry ($config, QEMU -icount shift=0)"
+set ylabel "instructions"
+set style data histograms
+set style fill solid 0.6
+set boxwidth 0.6
+set yrange [0:*]
+set grid ytics
+set key top left
+\$d << EOD
+"first partition" $first
+"all partitions" $all
+EOD
+plot \$d using 2:xtic(1) title "measured", 2000000 with lines lw 2 title "target 2,000,000"
+GP
+	echo "wrote $OUT/boot.csv $OUT/boot.png"
+fi
