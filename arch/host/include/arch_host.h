@@ -21,6 +21,8 @@ uint16_t host_tlb_last_vmid(void);        /* of the calling CPU's last one */
 /* Count of arch_dcache_maintain() calls that did clean and/or invalidate. */
 extern uint64_t host_dcache_ops;
 extern int host_console_echo;
+/* map_domain_page_global() mappings not yet unmapped. */
+extern int64_t host_global_maps;
 extern int host_system_off_status;
 
 void host_set_cpu(unsigned int cpu);
