@@ -194,3 +194,36 @@ void domain_crash(struct domain *d, const char *why)
 	spin_unlock(&d->lock);
 	domain_shutdown(d, SHUTDOWN_crash);
 }
+
+/* Filled once every partition exists; the pinning never changes after boot. */
+static struct vcpu *pcpu_vcpu[CONFIG_NR_CPUS];
+
+void domain_start_all(void)
+{
+	uint32_t i;
+	uint32_t v;
+
+	for (i = 0U; i < CONFIG_MAX_DOMAINS; i++) {
+		struct domain *d = &domains[i];
+		if (read_atomic(&d->state) != DOMAIN_CREATED) {
+			continue;
+		}
+		for (v = 0U; v < d->nr_vcpus; v++) {
+			if (d->vcpu[v].pcpu < CONFIG_NR_CPUS) {
+				pcpu_vcpu[d->vcpu[v].pcpu] = &d->vcpu[v];
+			}
+		}
+	}
+	for (i = 0U; i < CONFIG_MAX_DOMAINS; i++) {
+		struct domain *d = &domains[i];
+		if (read_atomic(&d->state) == DOMAIN_CREATED) {
+			write_atomic(&d->state, DOMAIN_RUNNING);
+			arch_domain_start(d);
+		}
+	}
+}
+
+struct vcpu *vcpu_of_pcpu(unsigned int cpu)
+{
+	return (cpu < CONFIG_NR_CPUS) ? pcpu_vcpu[cpu] : NULL;
+}

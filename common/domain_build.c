@@ -1,10 +1,346 @@
 /* SPDX-License-Identifier: MIT */
-/* Loading a partition's image: placeholder until the boot work lands. */
+/*
+ * Loading a partition: kernel and ramdisk copied from their boot modules
+ * into its RAM, and its own device tree written with the layout a Xen 4.17
+ * dom0less domU gets, placed where Xen places it, so a domU image runs
+ * unchanged. Partition RAM and modules are reached only through
+ * map_domain_page() (no direct map with XPFO), one page at a time through a
+ * per-CPU bounce buffer: one mapping slot is all this needs. Runs at boot
+ * and again on restart (modules stay reserved for that).
+ */
 #include <bulkhead/domain.h>
+#include <bulkhead/domain_build.h>
+#include <bulkhead/fdt.h>
+#include <bulkhead/mm.h>
+#include <bulkhead/lib.h>
+#include <bulkhead/console.h>
 #include <public/errno.h>
+
+#define MIB(x)          ((uint64_t)(x) << 20)
+#define IMAGE_MAGIC     U(0x644d5241)  /* "ARM\x64", little-endian at byte 56 */
+#define IMAGE_HDR_LEN   U(64)
+#define GUEST_PHANDLE_GIC U(65000)     /* the value Xen uses */
+#define PSCI_0_1_CPU_OFF U(1)          /* Xen's PSCI 0.1 function ids */
+#define PSCI_0_1_CPU_ON  U(2)
+#define IRQ_TYPE_LEVEL_HIGH U(4)
+#define PPI_FLAGS       U(0xf08)       /* all CPUs, level-low: as Xen writes it */
+
+static uint8_t guest_dt[CONFIG_NR_CPUS][DOMAIN_DT_MAX] __attribute__((aligned(8)));
+static uint8_t bounce[CONFIG_NR_CPUS][PAGE_SIZE] __attribute__((aligned(8)));
+static uint32_t build_gic_version =
+#if defined(CONFIG_GICV2) && CONFIG_GICV2
+	2U;
+#else
+	3U;
+#endif
+static char build_cpu_compat[DOMAIN_BUILD_COMPAT_LEN] = "arm,armv8";
+
+void domain_build_init(uint32_t gic_version, const char *cpu_compat)
+{
+	if ((gic_version == 2U) || (gic_version == 3U)) {
+		build_gic_version = gic_version;
+	}
+	if ((cpu_compat != NULL) && (cpu_compat[0] != '\0')) {
+		(void)bh_snprintf(build_cpu_compat, sizeof(build_cpu_compat), "%s", cpu_compat);
+	}
+}
+
+/* Copy a hypervisor buffer to byte offset off of d's RAM. */
+static int dom_write(struct domain *d, uint64_t off, const void *src, uint64_t len)
+{
+	const uint8_t *s = src;
+	uint64_t done = 0U;
+
+	if ((off > d->ram_bytes) || (len > d->ram_bytes - off)) {
+		return -XEN_EINVAL;
+	}
+	while (done < len) {
+		paddr_t ma = d->ram_maddr + off + done;
+		uint64_t n = MIN(len - done, PAGE_SIZE - PAGE_OFFSET_OF(ma));
+		uint8_t *va = map_domain_page(maddr_to_mfn(ma));
+		(void)memcpy(va + PAGE_OFFSET_OF(ma), s + done, n);
+		unmap_domain_page(va);
+		done += n;
+	}
+	return 0;
+}
+
+/* Read up to one page of a boot module (machine memory outside any partition). */
+static void mod_read(paddr_t ma, void *dst, uint64_t len)
+{
+	uint8_t *va = map_domain_page(maddr_to_mfn(ma));
+
+	(void)memcpy(dst, va + PAGE_OFFSET_OF(ma), len);
+	unmap_domain_page(va);
+}
+
+static int dom_copy_module(struct domain *d, uint64_t off, const struct boot_module *m)
+{
+	uint8_t *buf = bounce[arch_cpu_id() % CONFIG_NR_CPUS];
+	uint64_t done = 0U;
+	int rc = 0;
+
+	if ((off > d->ram_bytes) || (m->size > d->ram_bytes - off)) {
+		return -XEN_EINVAL;
+	}
+	while ((done < m->size) && (rc == 0)) {
+		paddr_t ma = m->start + done;
+		uint64_t n = MIN(m->size - done, PAGE_SIZE - PAGE_OFFSET_OF(ma));
+		mod_read(ma, buf, n);
+		rc = dom_write(d, off + done, buf, n);
+		done += n;
+	}
+	return rc;
+}
+
+static uint64_t le64(const uint8_t *p)
+{
+	uint64_t v = 0U;
+	int i;
+
+	for (i = 7; i >= 0; i--) {
+		v = (v << 8) | p[i];
+	}
+	return v;
+}
+
+/*
+ * Where the kernel goes: an arm64 Image at RAM base + text_offset, with
+ * room for image_size (its BSS); anything else raw at the RAM base.
+ */
+static int kernel_layout(const struct domain *d, uint64_t *load_off, uint64_t *end_off)
+{
+	const struct boot_module *k = &d->cfg.kernel;
+	uint8_t hdr[IMAGE_HDR_LEN];
+	uint64_t text_offset = 0U;
+	uint64_t span = k->size;
+
+	if (k->size >= IMAGE_HDR_LEN) {
+		uint64_t n = MIN((uint64_t)IMAGE_HDR_LEN, PAGE_SIZE - PAGE_OFFSET_OF(k->start));
+		mod_read(k->start, hdr, n);
+		if (n < IMAGE_HDR_LEN) {
+			mod_read(k->start + n, &hdr[n], IMAGE_HDR_LEN - n);
+		}
+		if ((uint32_t)le64(&hdr[56]) == IMAGE_MAGIC) {
+			text_offset = le64(&hdr[8]);
+			span = MAX(k->size, le64(&hdr[16]));
+		}
+	}
+	if ((text_offset >= d->ram_bytes) || (span > d->ram_bytes - text_offset)) {
+		return -XEN_ENOMEM;
+	}
+	*load_off = text_offset;
+	*end_off = text_offset + span;
+	return 0;
+}
+
+static void dt_cells2(struct fdt_writer *w, const char *name, uint64_t a, uint64_t b)
+{
+	uint32_t c[4] = { (uint32_t)(a >> 32), (uint32_t)a, (uint32_t)(b >> 32), (uint32_t)b };
+
+	fdt_w_prop_cells(w, name, c, 4U);
+}
+
+static void dt_gic(struct fdt_writer *w, const struct domain *d)
+{
+	char name[48];
+
+	(void)bh_snprintf(name, sizeof(name), "interrupt-controller@%llx",
+			  (unsigned long long)GUEST_GICD_BASE);
+	fdt_w_begin_node(w, name);
+	if (build_gic_version == 3U) {
+		uint32_t reg[8] = { 0U, (uint32_t)GUEST_GICV3_GICD_BASE, 0U,
+				    (uint32_t)GUEST_GICV3_GICD_SIZE, 0U,
+				    (uint32_t)GUEST_GICV3_GICR0_BASE, 0U,
+				    (uint32_t)(GUEST_GICV3_RDIST_STRIDE * d->nr_vcpus) };
+		fdt_w_prop_string(w, "compatible", "arm,gic-v3");
+		fdt_w_prop_cells(w, "reg", reg, 8U);
+	} else {
+		uint32_t reg[8] = { 0U, (uint32_t)GUEST_GICD_BASE, 0U, U(0x1000), 0U,
+				    (uint32_t)GUEST_GICC_BASE, 0U, (uint32_t)GUEST_GICC_SIZE };
+		fdt_w_prop_string(w, "compatible", "arm,gic-400");
+		fdt_w_prop_cells(w, "reg", reg, 8U);
+	}
+	fdt_w_prop_u32(w, "#interrupt-cells", 3U);
+	fdt_w_prop_u32(w, "#address-cells", 0U);
+	fdt_w_prop_empty(w, "interrupt-controller");
+	fdt_w_prop_u32(w, "phandle", GUEST_PHANDLE_GIC);
+	fdt_w_end_node(w);
+}
+
+static void dt_cpus(struct fdt_writer *w, const struct domain *d)
+{
+	static const char psci_compat[] = "arm,psci-1.0\0arm,psci-0.2\0arm,psci";
+	char name[24];
+	uint32_t i;
+
+	fdt_w_begin_node(w, "psci");
+	fdt_w_prop(w, "compatible", psci_compat, sizeof(psci_compat));
+	fdt_w_prop_string(w, "method", "hvc");
+	fdt_w_prop_u32(w, "cpu_off", PSCI_0_1_CPU_OFF);
+	fdt_w_prop_u32(w, "cpu_on", PSCI_0_1_CPU_ON);
+	fdt_w_end_node(w);
+
+	fdt_w_begin_node(w, "cpus");
+	fdt_w_prop_u32(w, "#address-cells", 1U);
+	fdt_w_prop_u32(w, "#size-cells", 0U);
+	for (i = 0U; i < d->nr_vcpus; i++) {
+		/* Xen's virtual affinity: 16 vCPUs per Aff1 cluster. */
+		uint32_t mpidr = ((i / 16U) << 8) | (i % 16U);
+		(void)bh_snprintf(name, sizeof(name), "cpu@%x", mpidr);
+		fdt_w_begin_node(w, name);
+		fdt_w_prop_string(w, "compatible", build_cpu_compat);
+		fdt_w_prop_string(w, "device_type", "cpu");
+		fdt_w_prop_u32(w, "reg", mpidr);
+		fdt_w_prop_string(w, "enable-method", "psci");
+		fdt_w_end_node(w);
+	}
+	fdt_w_end_node(w);
+}
+
+static void dt_devices(struct fdt_writer *w, const struct domain *d)
+{
+	static const char xen_compat[] = "xen,xen-4.17\0xen,xen";
+	uint32_t timer[9] = { 1U, GUEST_TIMER_PHYS_S_PPI - 16U, PPI_FLAGS,
+			      1U, GUEST_TIMER_PHYS_NS_PPI - 16U, PPI_FLAGS,
+			      1U, GUEST_TIMER_VIRT_PPI - 16U, PPI_FLAGS };
+	char name[48];
+
+	fdt_w_begin_node(w, "timer");
+	fdt_w_prop_string(w, "compatible", "arm,armv8-timer");
+	fdt_w_prop_cells(w, "interrupts", timer, 9U);
+	fdt_w_end_node(w);
+
+	if (d->cfg.enhanced) {
+		uint32_t irq[3] = { 1U, GUEST_EVTCHN_PPI - 16U, PPI_FLAGS };
+		fdt_w_begin_node(w, "hypervisor");
+		fdt_w_prop(w, "compatible", xen_compat, sizeof(xen_compat));
+		dt_cells2(w, "reg", GUEST_GNTTAB_BASE, GUEST_GNTTAB_SIZE);
+		fdt_w_prop_cells(w, "interrupts", irq, 3U);
+		fdt_w_prop_u32(w, "interrupt-parent", GUEST_PHANDLE_GIC);
+		fdt_w_end_node(w);
+	}
+	if (d->cfg.vpl011) {
+		uint32_t irq[3] = { 0U, GUEST_VPL011_SPI - 32U, IRQ_TYPE_LEVEL_HIGH };
+		(void)bh_snprintf(name, sizeof(name), "sbsa-uart@%llx",
+				  (unsigned long long)GUEST_PL011_BASE);
+		fdt_w_begin_node(w, name);
+		fdt_w_prop_string(w, "compatible", "arm,sbsa-uart");
+		dt_cells2(w, "reg", GUEST_PL011_BASE, GUEST_PL011_SIZE);
+		fdt_w_prop_cells(w, "interrupts", irq, 3U);
+		fdt_w_prop_u32(w, "interrupt-parent", GUEST_PHANDLE_GIC);
+		fdt_w_end_node(w);
+	}
+}
+
+int domain_build_dt(const struct domain *d, void *buf, size_t cap, paddr_t initrd_gpa)
+{
+	static const char root_compat[] = "xen,xenvm-4.17\0xen,xenvm";
+	struct fdt_writer w;
+	char name[48];
+
+	fdt_w_init(&w, buf, cap);
+	fdt_w_begin_node(&w, "");
+	fdt_w_prop(&w, "compatible", root_compat, sizeof(root_compat));
+	fdt_w_prop_u32(&w, "#address-cells", 2U);
+	fdt_w_prop_u32(&w, "#size-cells", 2U);
+	fdt_w_prop_u32(&w, "interrupt-parent", GUEST_PHANDLE_GIC);
+
+	fdt_w_begin_node(&w, "chosen");
+	fdt_w_prop_string(&w, "bootargs", d->cfg.bootargs);
+	if (d->cfg.ramdisk.size != 0U) {
+		fdt_w_prop_u64(&w, "linux,initrd-start", initrd_gpa);
+		fdt_w_prop_u64(&w, "linux,initrd-end", initrd_gpa + d->cfg.ramdisk.size);
+	}
+	if (d->cfg.vpl011) {
+		(void)bh_snprintf(name, sizeof(name), "/sbsa-uart@%llx",
+				  (unsigned long long)GUEST_PL011_BASE);
+		fdt_w_prop_string(&w, "stdout-path", name);
+	}
+	fdt_w_end_node(&w);
+
+	dt_cpus(&w, d);
+	(void)bh_snprintf(name, sizeof(name), "memory@%llx", (unsigned long long)d->ram_gpa);
+	fdt_w_begin_node(&w, name);
+	fdt_w_prop_string(&w, "device_type", "memory");
+	dt_cells2(&w, "reg", d->ram_gpa, d->ram_bytes);
+	fdt_w_end_node(&w);
+	dt_gic(&w, d);
+	dt_devices(&w, d);
+	fdt_w_end_node(&w);
+	return fdt_w_finish(&w);
+}
+
+/*
+ * Xen's rule for the DTB (+ initrd right after it): at 128 MiB when there
+ * is room above the kernel, else at the end of RAM (2 MiB granules), else
+ * just below the kernel.
+ */
+static int place_modules(const struct domain *d, uint64_t kern_off, uint64_t kern_end,
+			 uint64_t modlen, uint64_t *modbase)
+{
+	uint64_t modsize = ROUND_UP(modlen, MIB(2));
+	uint64_t ram = d->ram_bytes;
+
+	if ((ram >= MIB(128) + modsize) && (kern_end < MIB(128))) {
+		*modbase = MIB(128);
+	} else if ((ram > modsize) && (ram - modsize > ROUND_UP(kern_end, MIB(2)))) {
+		*modbase = ram - modsize;
+	} else if (kern_off > modsize) {
+		*modbase = kern_off - modsize;
+	} else {
+		return -XEN_ENOMEM;
+	}
+	return 0;
+}
 
 int domain_load(struct domain *d)
 {
-	(void)d;
-	return -XEN_ENOSYS;
+	uint8_t *dt = guest_dt[arch_cpu_id() % CONFIG_NR_CPUS];
+	uint64_t kern_off;
+	uint64_t kern_end;
+	uint64_t modbase;
+	int dtlen;
+	int rc;
+
+	if ((d->cfg.kernel.size == 0U) || (d->nr_vcpus == 0U)) {
+		return -XEN_EINVAL;
+	}
+	rc = kernel_layout(d, &kern_off, &kern_end);
+	if (rc != 0) {
+		printk("bulkhead: %s: kernel (%llu bytes) does not fit in %llu bytes of RAM\n",
+		       d->cfg.name, (unsigned long long)d->cfg.kernel.size,
+		       (unsigned long long)d->ram_bytes);
+		return rc;
+	}
+	/* Build once to learn the size; the second build has the real initrd address. */
+	dtlen = domain_build_dt(d, dt, DOMAIN_DT_MAX, 0U);
+	if (dtlen < 0) {
+		printk("bulkhead: %s: device tree: %s\n", d->cfg.name, fdt_strerror(dtlen));
+		return -XEN_ENOSPC;
+	}
+	rc = place_modules(d, kern_off, kern_end, (uint64_t)dtlen + d->cfg.ramdisk.size,
+			   &modbase);
+	if (rc != 0) {
+		printk("bulkhead: %s: no room for the device tree and ramdisk\n", d->cfg.name);
+		return rc;
+	}
+	if (domain_build_dt(d, dt, DOMAIN_DT_MAX, d->ram_gpa + modbase + (uint64_t)dtlen) !=
+	    dtlen) {
+		return -XEN_EINVAL;
+	}
+	rc = dom_copy_module(d, kern_off, &d->cfg.kernel);
+	if (rc == 0) {
+		rc = dom_write(d, modbase, dt, (uint64_t)dtlen);
+	}
+	if ((rc == 0) && (d->cfg.ramdisk.size != 0U)) {
+		rc = dom_copy_module(d, modbase + (uint64_t)dtlen, &d->cfg.ramdisk);
+	}
+	if (rc != 0) {
+		return rc;
+	}
+	d->kernel_entry = d->ram_gpa + kern_off;
+	d->dtb_gpa = d->ram_gpa + modbase;
+	arch_vcpu_reset(&d->vcpu[0], d->kernel_entry, d->dtb_gpa);
+	return 0;
 }

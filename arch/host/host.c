@@ -37,8 +37,6 @@ int host_console_echo;
 
 /* Boot-time "machine RAM" for partitions. */
 static uint8_t host_ram[CONFIG_HOST_RAM_MB << 20] __attribute__((aligned(2 << 20)));
-static size_t host_ram_used;
-static bool host_boot_done;
 
 unsigned int arch_cpu_id(void)
 {
@@ -108,27 +106,15 @@ void *maddr_to_virt(paddr_t ma)
 	return (void *)(uintptr_t)ma;
 }
 
-int mm_boot_alloc(uint64_t bytes, uint64_t align, paddr_t *out)
-{
-	size_t start = ROUND_UP(host_ram_used, (size_t)align);
-
-	if (host_boot_done || (start + bytes > sizeof(host_ram))) {
-		return -12; /* -ENOMEM */
-	}
-	host_ram_used = start + bytes;
-	*out = (paddr_t)(uintptr_t)&host_ram[start];
-	return 0;
-}
-
-void mm_boot_done(void)
-{
-	host_boot_done = true;
-}
-
+/* The host's "machine RAM" is one bank: the static array above. */
 void host_mm_reset(void)
 {
-	host_ram_used = 0U;
-	host_boot_done = false;
+	struct mm_boot_range bank = {
+		.base = (paddr_t)(uintptr_t)host_ram,
+		.size = sizeof(host_ram),
+	};
+
+	(void)mm_boot_init(&bank, 1U);
 }
 
 void arch_tlb_flush_ipa(uint16_t vmid, paddr_t ipa)

@@ -66,4 +66,18 @@ int arch_domain_init(struct domain *d);
 /* Put vCPU v in its reset state: entry at pc with x0 = arg, EL1h, MMU off. */
 void arch_vcpu_reset(struct vcpu *v, vaddr_t pc, regval_t arg);
 
+/*
+ * Boot (common/setup.c calls these; arm-cpu implements them).
+ * Start every other physical CPU (PSCI CPU_ON); each ends in arch_cpu_loop().
+ */
+void arch_smp_boot(void);
+/* Run the vCPU pinned to the calling CPU (vcpu_of_pcpu()), or wait for one. */
+__noreturn void arch_cpu_loop(void);
+/*
+ * Machine range [start, end) of the hypervisor image (text, data, BSS,
+ * stacks, page tables), which boot keeps out of partition RAM. A weak
+ * default in common/setup.c uses the linker symbols _start and _end.
+ */
+void arch_hyp_image_range(paddr_t *start, paddr_t *end);
+
 #endif

@@ -8,6 +8,7 @@
 #define BULKHEAD_DOMAIN_H
 
 #include <bulkhead/config.h>
+#include <bulkhead/domain_config.h>
 #include <bulkhead/spinlock.h>
 #include <bulkhead/p2m.h>
 #include <bulkhead/gnttab.h>
@@ -15,52 +16,12 @@
 #include <asm/domain.h>
 #include <public/xen.h>
 
-#define DOMAIN_NAME_LEN U(32)
-#define DOMAIN_MAX_MODULES U(3)
-#define DOMAIN_MAX_STATIC_EVTCHN U(8)
-
 enum domain_state {
 	DOMAIN_FREE = 0,   /* slot unused */
 	DOMAIN_CREATED,    /* built, not yet running */
 	DOMAIN_RUNNING,
 	DOMAIN_SHUTDOWN,   /* stopped by SCHEDOP_shutdown / PSCI SYSTEM_OFF */
 	DOMAIN_CRASHED,    /* stopped by a fault */
-};
-
-enum restart_policy {
-	RESTART_NEVER = 0, /* stay stopped, others keep running (default) */
-	RESTART_ALWAYS,    /* restart on crash and on reboot requests */
-	RESTART_ON_REBOOT, /* restart only on reboot requests (Xen's behaviour) */
-};
-
-struct boot_module {
-	paddr_t start;
-	uint64_t size;
-};
-
-struct static_evtchn {
-	uint32_t local_port;
-	uint16_t remote_domid;
-	uint32_t remote_port;
-};
-
-/* What the device tree (dom0less binding) asks for one partition. */
-struct domain_config {
-	char name[DOMAIN_NAME_LEN];
-	uint32_t nr_vcpus;
-	uint64_t mem_bytes;
-	paddr_t mem_maddr;      /* bulkhead,memory-base: fixed placement, or 0 */
-	uint32_t pcpus[CONFIG_MAX_VCPUS]; /* physical CPU of each vCPU */
-	bool pcpus_fixed;
-	struct boot_module kernel;
-	struct boot_module ramdisk;
-	struct boot_module dtb;
-	char bootargs[256];
-	bool vpl011;
-	bool enhanced;
-	enum restart_policy restart;
-	uint32_t nr_static_evtchn;
-	struct static_evtchn static_evtchn[DOMAIN_MAX_STATIC_EVTCHN];
 };
 
 struct vcpu {
@@ -88,6 +49,8 @@ struct domain {
 	paddr_t ram_maddr;      /* machine address of guest RAM */
 	paddr_t ram_gpa;        /* where the guest sees it (GUEST_RAM0_BASE) */
 	uint64_t ram_bytes;
+	vaddr_t kernel_entry;   /* set by domain_load() */
+	paddr_t dtb_gpa;
 	spinlock_t lock;        /* lifecycle: shutdown, restart */
 	struct shared_info *shared_info;
 	gfn_t shared_info_gfn;  /* INVALID_GFN until mapped */
@@ -119,6 +82,8 @@ void domain_restart(struct domain *d);
 int domain_load(struct domain *d);
 /* Start every created partition. */
 void domain_start_all(void);
+/* The vCPU pinned to physical CPU cpu (1:1), or NULL if it hosts none. */
+struct vcpu *vcpu_of_pcpu(unsigned int cpu);
 
 static inline struct vcpu *current_vcpu(void)
 {

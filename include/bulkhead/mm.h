@@ -8,6 +8,7 @@
 #ifndef BULKHEAD_MM_H
 #define BULKHEAD_MM_H
 
+#include <bulkhead/config.h>
 #include <bulkhead/arch.h>
 
 #define mfn_to_maddr(m) ((paddr_t)(m) << PAGE_SHIFT)
@@ -38,11 +39,29 @@ paddr_t virt_to_maddr(const void *va);
 void *maddr_to_virt(paddr_t ma);
 
 /*
- * Boot-time allocation of machine memory for partition RAM, from the
- * region the board gives (arm) or a static array (host). Fails once boot
- * is over: nothing is allocated after boot.
+ * Boot-time placement of partition RAM (common/mm_boot.c): the machine's
+ * RAM banks (the board's on arm, a static array on the host) minus what
+ * boot reserves (hypervisor image, DTB, every module, fixed partition RAM).
+ * Everything fails once mm_boot_done() is called: nothing is allocated
+ * after boot.
  */
+#define MM_BOOT_MAX_RANGES (U(8) + U(4) + (U(4) * CONFIG_MAX_DOMAINS))
+
+struct mm_boot_range {
+	paddr_t base;
+	uint64_t size;
+};
+
+/* Start over with these banks free (-EINVAL: too many, -EBUSY: boot done). */
+int mm_boot_init(const struct mm_boot_range *banks, unsigned int n);
+/* Take whatever of [base, base+size) is free out of the free ranges. */
+int mm_boot_reserve(paddr_t base, uint64_t size);
+/* Take [base, base+size), which must be wholly free (-EBUSY otherwise). */
+int mm_boot_claim(paddr_t base, uint64_t size);
+/* Lowest free block of bytes at align (a power of two); -ENOMEM if none. */
 int mm_boot_alloc(uint64_t bytes, uint64_t align, paddr_t *out);
 void mm_boot_done(void);
+/* Bytes still free, and the largest free range (for messages). */
+uint64_t mm_boot_free_bytes(uint64_t *largest);
 
 #endif

@@ -1,0 +1,207 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The machine-independent part of boot: system DTB -> checked dom0less
+ * configuration -> reserved memory -> created and loaded partitions. Every
+ * failure is a message naming the node and the limit; the caller panics.
+ */
+#include <bulkhead/setup.h>
+#include <bulkhead/domain.h>
+#include <bulkhead/domain_build.h>
+#include <bulkhead/console.h>
+#include <bulkhead/lib.h>
+#include <public/errno.h>
+
+#define MIB_SHIFT U(20)
+
+struct dom0less_config boot_config;
+static char boot_err[DOM0LESS_ERR_LEN];
+
+static const char *boot_cpu_compat(const struct fdt *f)
+{
+	int cpus = fdt_path(f, "/cpus");
+	int cpu = (cpus >= 0) ? fdt_first_child(f, cpus) : cpus;
+	const char *s = NULL;
+	int len;
+
+	if (cpu >= 0) {
+		s = fdt_getprop(f, cpu, "compatible", &len);
+		/* The first string of the list, if it is terminated. */
+		if ((s != NULL) && ((len <= 0) || (strnlen(s, (size_t)len) >= (size_t)len))) {
+			s = NULL;
+		}
+	}
+	return s;
+}
+
+static int boot_reserve(const struct fdt *f, const void *dtb, const struct boot_machine *m)
+{
+	const struct dom0less_config *c = &boot_config;
+	uint64_t a;
+	uint64_t s;
+	uint32_t i;
+	int rc;
+
+	rc = mm_boot_init(m->banks, m->nr_banks);
+	if (rc == 0) {
+		rc = mm_boot_reserve(m->hyp_start, m->hyp_end - m->hyp_start);
+	}
+	if (rc == 0) {
+		rc = mm_boot_reserve(virt_to_maddr(dtb), f->totalsize);
+	}
+	for (i = 0U; (rc == 0) && (fdt_mem_rsv(f, i, &a, &s) == 0); i++) {
+		rc = mm_boot_reserve(a, s);
+	}
+	for (i = 0U; (rc == 0) && (i < c->nr_domains); i++) {
+		const struct domain_config *d = &c->dom[i];
+		rc = mm_boot_reserve(d->kernel.start, d->kernel.size);
+		if ((rc == 0) && (d->ramdisk.size != 0U)) {
+			rc = mm_boot_reserve(d->ramdisk.start, d->ramdisk.size);
+		}
+		if ((rc == 0) && (d->dtb.size != 0U)) {
+			rc = mm_boot_reserve(d->dtb.start, d->dtb.size);
+		}
+	}
+	if (rc != 0) {
+		printk("bulkhead: config: more reserved ranges than the boot allocator holds (%u)\n",
+		       MM_BOOT_MAX_RANGES);
+	}
+	return rc;
+}
+
+/* Fixed placements first (they must be free), then the rest, lowest first. */
+static int boot_place(const struct fdt *f)
+{
+	struct dom0less_config *c = &boot_config;
+	uint32_t pass;
+	uint32_t i;
+	char path[96];
+	int rc;
+
+	for (pass = 0U; pass < 2U; pass++) {
+		for (i = 0U; i < c->nr_domains; i++) {
+			struct domain_config *d = &c->dom[i];
+			bool fixed = d->mem_maddr != 0U;
+			uint64_t free;
+			uint64_t big;
+			if (fixed != (pass == 0U)) {
+				continue;
+			}
+			(void)fdt_node_path(f, c->node[i], path, sizeof(path));
+			if (fixed) {
+				rc = mm_boot_claim(d->mem_maddr, d->mem_bytes);
+			} else {
+				rc = mm_boot_alloc(d->mem_bytes, UL(2) << MIB_SHIFT, &d->mem_maddr);
+			}
+			if (rc == 0) {
+				continue;
+			}
+			free = mm_boot_free_bytes(&big);
+			if (fixed) {
+				printk("bulkhead: config: %s: RAM 0x%llx-0x%llx (bulkhead,memory-base) "
+				       "is not free board RAM (hypervisor, DTB, module or another "
+				       "partition)\n", path, (unsigned long long)d->mem_maddr,
+				       (unsigned long long)(d->mem_maddr + d->mem_bytes - 1U));
+			} else {
+				printk("bulkhead: config: %s: cannot place %llu KiB of RAM: %llu KiB "
+				       "free, largest free range %llu KiB\n", path,
+				       (unsigned long long)(d->mem_bytes >> 10),
+				       (unsigned long long)(free >> 10), (unsigned long long)(big >> 10));
+			}
+			return (rc < 0) ? rc : -XEN_ENOMEM;
+		}
+	}
+	return 0;
+}
+
+static void boot_summary(const struct boot_machine *m)
+{
+	const struct dom0less_config *c = &boot_config;
+	uint32_t i;
+	uint32_t v;
+	uint32_t vcpus = 0U;
+
+	for (i = 0U; i < c->nr_domains; i++) {
+		vcpus += c->dom[i].nr_vcpus;
+	}
+	printk("bulkhead: %u partition%s, %u vCPU%s on %u physical CPU%s, GICv%u\n",
+	       c->nr_domains, (c->nr_domains == 1U) ? "" : "s", vcpus, (vcpus == 1U) ? "" : "s",
+	       m->nr_cpus, (m->nr_cpus == 1U) ? "" : "s", m->gic_version);
+	for (i = 0U; i < c->nr_domains; i++) {
+		const struct domain *d = domain_by_id((domid_t)(i + 1U));
+		char cpus[64];
+		size_t pos = 0U;
+		if (d == NULL) {
+			continue;
+		}
+		cpus[0] = '\0';
+		for (v = 0U; (v < d->nr_vcpus) && (pos + 8U < sizeof(cpus)); v++) {
+			int n = bh_snprintf(&cpus[pos], sizeof(cpus) - pos, "%s%u", (v == 0U) ? "" : ",",
+					    d->vcpu[v].pcpu);
+			pos += (n > 0) ? (size_t)n : 0U;
+		}
+		printk("bulkhead: d%u %s: vCPU%s on CPU %s, RAM 0x%llx-0x%llx (%llu KiB)%s, entry "
+		       "0x%llx, dtb 0x%llx%s%s%s\n", d->domain_id, d->cfg.name,
+		       (d->nr_vcpus == 1U) ? "" : "s", cpus, (unsigned long long)d->ram_maddr,
+		       (unsigned long long)(d->ram_maddr + d->ram_bytes - 1U),
+		       (unsigned long long)(d->ram_bytes >> 10), d->cfg.pcpus_fixed ? " fixed" : "",
+		       (unsigned long long)d->kernel_entry, (unsigned long long)d->dtb_gpa,
+		       d->cfg.enhanced ? ", xen,enhanced" : "", d->cfg.vpl011 ? ", vpl011" : "",
+		       (d->cfg.dtb.size != 0U) ? ", passthrough DT ignored" : "");
+	}
+}
+
+int boot_setup(const void *dtb, const struct boot_machine *m)
+{
+	struct dom0less_limits lim;
+	struct fdt f;
+	uint32_t size = fdt_header_size(dtb);
+	uint32_t i;
+	int rc;
+
+	rc = fdt_open(&f, dtb, MIN((size_t)size, (size_t)BOOT_DTB_MAX));
+	if (rc != 0) {
+		printk("bulkhead: config: device tree at 0x%llx: %s (size %u, at most %lu)\n",
+		       (unsigned long long)virt_to_maddr(dtb), fdt_strerror(rc), size,
+		       (unsigned long)BOOT_DTB_MAX);
+		return rc;
+	}
+	dom0less_default_limits(&lim);
+	lim.board_cpus = m->nr_cpus;
+	lim.nr_banks = MIN(m->nr_banks, DOM0LESS_MAX_BANKS);
+	for (i = 0U; i < lim.nr_banks; i++) {
+		lim.banks[i].base = m->banks[i].base;
+		lim.banks[i].size = m->banks[i].size;
+	}
+	rc = dom0less_parse(&f, &lim, &boot_config, boot_err, sizeof(boot_err));
+	if (rc != 0) {
+		printk("bulkhead: config: %s\n", boot_err);
+		return rc;
+	}
+	rc = boot_reserve(&f, dtb, m);
+	if (rc == 0) {
+		rc = boot_place(&f);
+	}
+	if (rc != 0) {
+		return rc;
+	}
+	domain_build_init(m->gic_version, boot_cpu_compat(&f));
+	for (i = 0U; i < boot_config.nr_domains; i++) {
+		const struct domain_config *cfg = &boot_config.dom[i];
+		struct domain *d;
+		rc = domain_create((domid_t)(i + 1U), cfg);
+		d = domain_by_id((domid_t)(i + 1U));
+		if ((rc == 0) && (d != NULL)) {
+			rc = domain_load(d);
+		}
+		if (rc != 0) {
+			char path[96];
+			(void)fdt_node_path(&f, boot_config.node[i], path, sizeof(path));
+			printk("bulkhead: config: %s: cannot build partition d%u (error %d)\n", path,
+			       i + 1U, rc);
+			return rc;
+		}
+	}
+	mm_boot_done();
+	boot_summary(m);
+	return 0;
+}

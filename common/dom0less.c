@@ -1,0 +1,632 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Xen dom0less binding -> struct domain_config, with every check the
+ * hypervisor relies on later: counts against Kconfig, 1:1 CPU pinning,
+ * memory and module placement, static event channels. Messages name the
+ * node and the limit so the build-time checker and the boot print the same
+ * line. Properties Bulkhead adds are prefixed "bulkhead," (docs/device-tree.md).
+ */
+#include <bulkhead/dom0less.h>
+#include <bulkhead/console.h>
+#include <bulkhead/lib.h>
+#include <public/arch-arm.h>
+
+#define D0L_PATH_LEN U(128)
+#define KIB U(1024)
+
+struct d0l_ctx {
+	const struct fdt *f;
+	const struct dom0less_limits *lim;
+	struct dom0less_config *out;
+	char *err;
+	size_t errlen;
+	uint32_t avail_cpus;
+};
+
+static int __attribute__((format(printf, 4, 5)))
+d0l_err(struct d0l_ctx *c, int node, int rc, const char *fmt, ...)
+{
+	char path[D0L_PATH_LEN];
+	va_list ap;
+	int n;
+
+	if (fdt_node_path(c->f, node, path, sizeof(path)) < 0) {
+		(void)bh_snprintf(path, sizeof(path), "(node at %d)", node);
+	}
+	n = bh_snprintf(c->err, c->errlen, "%s: ", path);
+	if ((n >= 0) && ((size_t)n < c->errlen)) {
+		va_start(ap, fmt);
+		(void)bh_vsnprintf(&c->err[n], c->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return (rc < 0) ? rc : -FDT_ERR_BADVALUE;
+}
+
+bool mem_range_overlap(paddr_t a, uint64_t asz, paddr_t b, uint64_t bsz)
+{
+	return (asz != 0U) && (bsz != 0U) && (a < b + bsz) && (b < a + asz);
+}
+
+bool mem_range_in_banks(const struct mem_range *banks, uint32_t n, paddr_t base, uint64_t size)
+{
+	uint32_t i;
+
+	if (base + size < base) {
+		return false;
+	}
+	for (i = 0U; i < n; i++) {
+		if ((base >= banks[i].base) && (base + size <= banks[i].base + banks[i].size)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+void dom0less_default_limits(struct dom0less_limits *lim)
+{
+	(void)memset(lim, 0, sizeof(*lim));
+	lim->max_domains = CONFIG_MAX_DOMAINS;
+	lim->max_vcpus = CONFIG_MAX_VCPUS;
+	lim->nr_cpus = CONFIG_NR_CPUS;
+#ifdef CONFIG_EVTCHN_MAX_PORTS
+	lim->evtchn_ports = CONFIG_EVTCHN_MAX_PORTS;
+#else
+	lim->evtchn_ports = U(4096);
+#endif
+}
+
+void dom0less_limits_from_dt(const struct fdt *f, struct dom0less_limits *lim)
+{
+	int cpus = fdt_path(f, "/cpus");
+	int n;
+	uint32_t ncpu = 0U;
+	uint32_t nbank = 0U;
+	struct mem_range banks[DOM0LESS_MAX_BANKS];
+	uint32_t steps;
+
+	n = (cpus >= 0) ? fdt_first_child(f, cpus) : cpus;
+	for (steps = 0U; (n >= 0) && (steps < U(4096)); steps++) {
+		const char *dt;
+		if ((fdt_prop_string(f, n, "device_type", &dt) == 0) && (strcmp(dt, "cpu") == 0)) {
+			ncpu++;
+		}
+		n = fdt_next_sibling(f, n);
+	}
+	if (ncpu != 0U) {
+		lim->board_cpus = ncpu;
+	}
+	/* Every /memory node (device_type "memory"), every reg entry. */
+	n = fdt_first_child(f, 0);
+	for (steps = 0U; (n >= 0) && (steps < U(4096)); steps++) {
+		const char *dt;
+		unsigned int i;
+		if ((fdt_prop_string(f, n, "device_type", &dt) == 0) &&
+		    (strcmp(dt, "memory") == 0)) {
+			for (i = 0U; (i < DOM0LESS_MAX_BANKS) && (nbank < DOM0LESS_MAX_BANKS); i++) {
+				uint64_t a;
+				uint64_t s;
+				if (fdt_reg(f, 0, n, i, &a, &s) != 0) {
+					break;
+				}
+				if (s != 0U) {
+					banks[nbank].base = a;
+					banks[nbank].size = s;
+					nbank++;
+				}
+			}
+		}
+		n = fdt_next_sibling(f, n);
+	}
+	if (nbank != 0U) {
+		lim->nr_banks = nbank;
+		(void)memcpy(lim->banks, banks, sizeof(banks[0]) * nbank);
+	}
+}
+
+/* ------------------------------------------------------------- modules */
+
+enum d0l_mod { MOD_NONE, MOD_KERNEL, MOD_RAMDISK, MOD_DTB };
+
+static enum d0l_mod d0l_module_kind(const struct fdt *f, int node)
+{
+	if (fdt_node_compatible(f, node, "multiboot,kernel") ||
+	    fdt_node_compatible(f, node, "xen,linux-zimage")) {
+		return MOD_KERNEL;
+	}
+	if (fdt_node_compatible(f, node, "multiboot,ramdisk") ||
+	    fdt_node_compatible(f, node, "xen,linux-initrd")) {
+		return MOD_RAMDISK;
+	}
+	if (fdt_node_compatible(f, node, "multiboot,device-tree")) {
+		return MOD_DTB;
+	}
+	return MOD_NONE;
+}
+
+static int d0l_module(struct d0l_ctx *c, int dom, int node, struct domain_config *cfg)
+{
+	static const char *const kind_name[] = { "", "multiboot,kernel", "multiboot,ramdisk",
+						 "multiboot,device-tree" };
+	enum d0l_mod kind = d0l_module_kind(c->f, node);
+	struct boot_module *m;
+	uint64_t a;
+	uint64_t s;
+	int rc;
+
+	m = (kind == MOD_KERNEL) ? &cfg->kernel : (kind == MOD_RAMDISK) ? &cfg->ramdisk :
+									  &cfg->dtb;
+	if (m->size != 0U) {
+		return d0l_err(c, node, 0, "a second %s module (one per partition)",
+			       kind_name[kind]);
+	}
+	rc = fdt_reg(c->f, dom, node, 0U, &a, &s);
+	if (rc != 0) {
+		return d0l_err(c, node, rc, "reg: %s (#address-cells/#size-cells of the domain)",
+			       fdt_strerror(rc));
+	}
+	if (s == 0U) {
+		return d0l_err(c, node, 0, "reg: empty %s module", kind_name[kind]);
+	}
+	if ((a + s < a) || ((c->lim->nr_banks != 0U) &&
+			    !mem_range_in_banks(c->lim->banks, c->lim->nr_banks, a, s))) {
+		return d0l_err(c, node, 0, "module 0x%llx-0x%llx is outside RAM",
+			       (unsigned long long)a, (unsigned long long)(a + s - 1U));
+	}
+	m->start = a;
+	m->size = s;
+	if (kind == MOD_KERNEL) {
+		const char *args;
+		rc = fdt_prop_string(c->f, node, "bootargs", &args);
+		if (rc == 0) {
+			size_t len = strnlen(args, DOMAIN_BOOTARGS_LEN);
+			if (len >= DOMAIN_BOOTARGS_LEN) {
+				return d0l_err(c, node, 0, "bootargs longer than %u bytes",
+					       DOMAIN_BOOTARGS_LEN - 1U);
+			}
+			(void)memcpy(cfg->bootargs, args, len + 1U);
+		} else if (rc != -FDT_ERR_NOTFOUND) {
+			return d0l_err(c, node, rc, "bootargs: not a string");
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------ evtchn */
+
+static int d0l_evtchn_prop(struct d0l_ctx *c, int node, uint32_t *port, uint32_t *phandle)
+{
+	int len;
+	const uint8_t *p = fdt_getprop(c->f, node, "xen,evtchn", &len);
+
+	if ((p == NULL) || (len != 8)) {
+		return d0l_err(c, node, 0, "xen,evtchn must be <local-port &peer-node>");
+	}
+	*port = fdt_be32(p);
+	*phandle = fdt_be32(p + 4);
+	if ((*port == 0U) || (*port >= c->lim->evtchn_ports)) {
+		return d0l_err(c, node, 0, "xen,evtchn port %u out of range 1..%u, "
+			       "CONFIG_EVTCHN_MAX_PORTS=%u", *port, c->lim->evtchn_ports - 1U,
+			       c->lim->evtchn_ports);
+	}
+	return 0;
+}
+
+static int d0l_domain_index(const struct d0l_ctx *c, int node, uint32_t nr)
+{
+	uint32_t i;
+
+	for (i = 0U; i < nr; i++) {
+		if (c->out->node[i] == node) {
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
+/* After every domain is parsed: resolve each channel's peer by phandle. */
+static int d0l_evtchn(struct d0l_ctx *c, uint32_t di, int node)
+{
+	struct domain_config *cfg = &c->out->dom[di];
+	uint32_t port;
+	uint32_t peer_ph;
+	uint32_t back_ph;
+	uint32_t self_ph = 0U;
+	uint32_t peer_port;
+	int peer;
+	int peer_dom;
+	uint32_t i;
+	int rc;
+
+	rc = d0l_evtchn_prop(c, node, &port, &peer_ph);
+	if (rc != 0) {
+		return rc;
+	}
+	if (cfg->nr_static_evtchn >= DOMAIN_MAX_STATIC_EVTCHN) {
+		return d0l_err(c, node, 0, "more than %u static event channels in one partition",
+			       DOMAIN_MAX_STATIC_EVTCHN);
+	}
+	for (i = 0U; i < cfg->nr_static_evtchn; i++) {
+		if (cfg->static_evtchn[i].local_port == port) {
+			return d0l_err(c, node, 0, "local port %u used twice", port);
+		}
+	}
+	peer = fdt_node_by_phandle(c->f, peer_ph);
+	if ((peer < 0) || !fdt_node_compatible(c->f, peer, "xen,evtchn-v1")) {
+		return d0l_err(c, node, 0, "xen,evtchn peer phandle 0x%x is not a "
+			       "xen,evtchn-v1 node", peer_ph);
+	}
+	peer_dom = d0l_domain_index(c, fdt_parent(c->f, peer), c->out->nr_domains);
+	if (peer_dom < 0) {
+		return d0l_err(c, node, 0, "xen,evtchn peer is not inside a xen,domain node");
+	}
+	if ((uint32_t)peer_dom == di) {
+		return d0l_err(c, node, 0, "xen,evtchn peer is in the same partition");
+	}
+	rc = d0l_evtchn_prop(c, peer, &peer_port, &back_ph);
+	if (rc != 0) {
+		return rc;
+	}
+	(void)fdt_prop_u32(c->f, node, "phandle", &self_ph);
+	if ((self_ph == 0U) || (back_ph != self_ph)) {
+		return d0l_err(c, node, 0, "xen,evtchn peer does not link back to this node");
+	}
+	cfg->static_evtchn[cfg->nr_static_evtchn].local_port = port;
+	cfg->static_evtchn[cfg->nr_static_evtchn].remote_domid = (uint16_t)(peer_dom + 1);
+	cfg->static_evtchn[cfg->nr_static_evtchn].remote_port = peer_port;
+	cfg->nr_static_evtchn++;
+	return 0;
+}
+
+/* ------------------------------------------------------------ domains */
+
+static int d0l_enhanced(struct d0l_ctx *c, int node, struct domain_config *cfg)
+{
+	int len;
+	const char *v = fdt_getprop(c->f, node, "xen,enhanced", &len);
+
+	cfg->enhanced = false;
+	if (v == NULL) {
+		return 0;
+	}
+	/* Bare, "enabled" and "no-xenstore" all mean PV interfaces without xenstore here. */
+	if ((len == 0) || fdt_stringlist_has(v, len, "enabled") ||
+	    fdt_stringlist_has(v, len, "no-xenstore")) {
+		cfg->enhanced = true;
+		return 0;
+	}
+	if (fdt_stringlist_has(v, len, "disabled")) {
+		return 0;
+	}
+	return d0l_err(c, node, 0, "xen,enhanced must be \"enabled\", \"no-xenstore\" or "
+		       "\"disabled\"");
+}
+
+static int d0l_restart(struct d0l_ctx *c, int node, struct domain_config *cfg)
+{
+	const char *v;
+	int rc = fdt_prop_string(c->f, node, "bulkhead,restart", &v);
+
+	cfg->restart = RESTART_NEVER;
+	if (rc == -FDT_ERR_NOTFOUND) {
+		return 0;
+	}
+	if ((rc == 0) && (strcmp(v, "never") == 0)) {
+		return 0;
+	}
+	if ((rc == 0) && (strcmp(v, "always") == 0)) {
+		cfg->restart = RESTART_ALWAYS;
+		return 0;
+	}
+	if ((rc == 0) && (strcmp(v, "reboot") == 0)) {
+		cfg->restart = RESTART_ON_REBOOT;
+		return 0;
+	}
+	return d0l_err(c, node, rc, "bulkhead,restart must be \"never\", \"always\" or \"reboot\"");
+}
+
+static int d0l_memory(struct d0l_ctx *c, int node, struct domain_config *cfg)
+{
+	uint64_t kib;
+	int rc = fdt_prop_u64(c->f, node, "memory", &kib);
+
+	if (rc != 0) {
+		return d0l_err(c, node, rc, "memory (KiB, <0 N>) missing or malformed");
+	}
+	if ((kib == 0U) || ((kib % (PAGE_SIZE / KIB)) != 0U)) {
+		return d0l_err(c, node, 0, "memory = %llu KiB is not a non-zero multiple of 4 KiB",
+			       (unsigned long long)kib);
+	}
+	if (kib > (GUEST_RAM0_SIZE / KIB)) {
+		return d0l_err(c, node, 0, "memory = %llu KiB exceeds the %llu KiB guest RAM bank",
+			       (unsigned long long)kib, (unsigned long long)(GUEST_RAM0_SIZE / KIB));
+	}
+	cfg->mem_bytes = kib * KIB;
+	cfg->mem_maddr = 0U;
+	rc = fdt_prop_u64(c->f, node, "bulkhead,memory-base", &cfg->mem_maddr);
+	if ((rc != 0) && (rc != -FDT_ERR_NOTFOUND)) {
+		return d0l_err(c, node, rc, "bulkhead,memory-base must be one 64-bit address");
+	}
+	if ((rc == 0) && ((cfg->mem_maddr == 0U) || (PAGE_OFFSET_OF(cfg->mem_maddr) != 0U) ||
+			  (cfg->mem_maddr + cfg->mem_bytes < cfg->mem_maddr))) {
+		return d0l_err(c, node, 0, "bulkhead,memory-base 0x%llx is not a page-aligned "
+			       "address", (unsigned long long)cfg->mem_maddr);
+	}
+	if ((cfg->mem_maddr != 0U) && (c->lim->nr_banks != 0U) &&
+	    !mem_range_in_banks(c->lim->banks, c->lim->nr_banks, cfg->mem_maddr, cfg->mem_bytes)) {
+		return d0l_err(c, node, 0, "RAM 0x%llx-0x%llx (bulkhead,memory-base) is outside "
+			       "the board's RAM", (unsigned long long)cfg->mem_maddr,
+			       (unsigned long long)(cfg->mem_maddr + cfg->mem_bytes - 1U));
+	}
+	return 0;
+}
+
+static int d0l_cpus(struct d0l_ctx *c, int node, struct domain_config *cfg)
+{
+	int len;
+	const uint8_t *p;
+	uint32_t i;
+	int rc = fdt_prop_u32(c->f, node, "cpus", &cfg->nr_vcpus);
+
+	if ((rc != 0) || (cfg->nr_vcpus == 0U)) {
+		return d0l_err(c, node, rc, "cpus missing or 0");
+	}
+	if (cfg->nr_vcpus > c->lim->max_vcpus) {
+		return d0l_err(c, node, 0, "cpus = <%u>, CONFIG_MAX_VCPUS=%u", cfg->nr_vcpus,
+			       c->lim->max_vcpus);
+	}
+	p = fdt_getprop(c->f, node, "bulkhead,cpus", &len);
+	cfg->pcpus_fixed = (p != NULL);
+	if (p == NULL) {
+		return 0;
+	}
+	if ((uint32_t)len != cfg->nr_vcpus * 4U) {
+		return d0l_err(c, node, 0, "bulkhead,cpus has %d entries, cpus = <%u>", len / 4,
+			       cfg->nr_vcpus);
+	}
+	for (i = 0U; i < cfg->nr_vcpus; i++) {
+		cfg->pcpus[i] = fdt_be32(p + (4U * i));
+		if (cfg->pcpus[i] >= c->avail_cpus) {
+			return d0l_err(c, node, 0, "bulkhead,cpus: vCPU %u on physical CPU %u, %s%u",
+				       i, cfg->pcpus[i],
+				       (c->avail_cpus == c->lim->nr_cpus) ? "CONFIG_NR_CPUS=" :
+				       "board CPUs: ", c->avail_cpus);
+		}
+	}
+	return 0;
+}
+
+static int d0l_domain(struct d0l_ctx *c, uint32_t di, int node)
+{
+	struct domain_config *cfg = &c->out->dom[di];
+	const char *name = fdt_node_name(c->f, node);
+	int child;
+	uint32_t steps;
+	int rc;
+
+	(void)memset(cfg, 0, sizeof(*cfg));
+	(void)bh_snprintf(cfg->name, sizeof(cfg->name), "%s", (name != NULL) ? name : "?");
+	rc = d0l_cpus(c, node, cfg);
+	if (rc == 0) {
+		rc = d0l_memory(c, node, cfg);
+	}
+	if (rc == 0) {
+		rc = d0l_enhanced(c, node, cfg);
+	}
+	if (rc == 0) {
+		rc = d0l_restart(c, node, cfg);
+	}
+	if (rc != 0) {
+		return rc;
+	}
+	cfg->vpl011 = fdt_has_prop(c->f, node, "vpl011");
+
+	child = fdt_first_child(c->f, node);
+	for (steps = 0U; (child >= 0) && (steps <= c->f->size_struct / 4U); steps++) {
+		if (d0l_module_kind(c->f, child) != MOD_NONE) {
+			rc = d0l_module(c, node, child, cfg);
+			if (rc != 0) {
+				return rc;
+			}
+		}
+		child = fdt_next_sibling(c->f, child);
+	}
+	if (cfg->kernel.size == 0U) {
+		return d0l_err(c, node, 0, "no multiboot,kernel module");
+	}
+	return 0;
+}
+
+/* Two partitions, a partition and a module, must not share machine RAM. */
+static int d0l_check_overlaps(struct d0l_ctx *c)
+{
+	uint32_t i;
+	uint32_t j;
+
+	for (i = 0U; i < c->out->nr_domains; i++) {
+		const struct domain_config *a = &c->out->dom[i];
+		if (a->mem_maddr == 0U) {
+			continue;
+		}
+		for (j = 0U; j < c->out->nr_domains; j++) {
+			const struct domain_config *b = &c->out->dom[j];
+			const struct boot_module *mods[3] = { &b->kernel, &b->ramdisk, &b->dtb };
+			unsigned int k;
+			if ((j != i) && (b->mem_maddr != 0U) &&
+			    mem_range_overlap(a->mem_maddr, a->mem_bytes, b->mem_maddr,
+					      b->mem_bytes)) {
+				return d0l_err(c, c->out->node[(i > j) ? i : j], 0,
+					       "RAM (bulkhead,memory-base) overlaps the RAM of %s",
+					       c->out->dom[(i > j) ? j : i].name);
+			}
+			for (k = 0U; k < 3U; k++) {
+				if (mem_range_overlap(a->mem_maddr, a->mem_bytes, mods[k]->start,
+						      mods[k]->size)) {
+					return d0l_err(c, c->out->node[i], 0,
+						       "RAM 0x%llx-0x%llx overlaps a module of %s "
+						       "at 0x%llx",
+						       (unsigned long long)a->mem_maddr,
+						       (unsigned long long)(a->mem_maddr +
+									    a->mem_bytes - 1U),
+						       b->name, (unsigned long long)mods[k]->start);
+				}
+			}
+		}
+	}
+	return 0;
+}
+
+/* 1:1 pinning: fixed CPUs first, then the free ones in DT order. */
+static int d0l_place_vcpus(struct d0l_ctx *c)
+{
+	static const char *const who[] = { "CONFIG_NR_CPUS=", "the board has " };
+	uint64_t used[(U(64) + 63U) / 64U] = { 0U };
+	uint16_t owner[64];
+	uint32_t total = 0U;
+	uint32_t next = 0U;
+	uint32_t i;
+	uint32_t v;
+	unsigned int src = (c->avail_cpus < c->lim->nr_cpus) ? 1U : 0U;
+
+	for (i = 0U; i < c->out->nr_domains; i++) {
+		total += c->out->dom[i].nr_vcpus;
+		if (total > c->avail_cpus) {
+			return d0l_err(c, c->out->node[i], 0, "%u vCPUs in all need %u physical CPUs "
+				       "(1:1 pinning), %s%u%s", total, total, who[src],
+				       c->avail_cpus, (src == 1U) ? " CPUs" : "");
+		}
+	}
+	for (i = 0U; i < c->out->nr_domains; i++) {
+		struct domain_config *cfg = &c->out->dom[i];
+		for (v = 0U; cfg->pcpus_fixed && (v < cfg->nr_vcpus); v++) {
+			uint32_t p = cfg->pcpus[v];
+			if ((used[p / 64U] & (UINT64_C(1) << (p % 64U))) != 0U) {
+				return d0l_err(c, c->out->node[i], 0, "physical CPU %u already hosts "
+					       "d%u (1:1 pinning: one vCPU per CPU)", p,
+					       (unsigned int)owner[p] + 1U);
+			}
+			used[p / 64U] |= UINT64_C(1) << (p % 64U);
+			owner[p] = (uint16_t)i;
+		}
+	}
+	for (i = 0U; i < c->out->nr_domains; i++) {
+		struct domain_config *cfg = &c->out->dom[i];
+		for (v = 0U; !cfg->pcpus_fixed && (v < cfg->nr_vcpus); v++) {
+			while ((next < c->avail_cpus) &&
+			       ((used[next / 64U] & (UINT64_C(1) << (next % 64U))) != 0U)) {
+				next++;
+			}
+			if (next >= c->avail_cpus) {
+				return d0l_err(c, c->out->node[i], 0, "no free physical CPU for "
+					       "vCPU %u (1:1 pinning), %s%u", v, who[src],
+					       c->avail_cpus);
+			}
+			cfg->pcpus[v] = next;
+			used[next / 64U] |= UINT64_C(1) << (next % 64U);
+		}
+	}
+	c->out->pcpus_used = 0U;
+	for (i = 0U; i < c->avail_cpus; i++) {
+		if ((used[i / 64U] & (UINT64_C(1) << (i % 64U))) != 0U) {
+			c->out->pcpus_used = i + 1U;
+		}
+	}
+	return 0;
+}
+
+/* Static event channels, once every domain node is known. */
+static int d0l_all_evtchns(struct d0l_ctx *c)
+{
+	uint32_t i;
+	uint32_t steps;
+	int child;
+	int rc;
+
+	for (i = 0U; i < c->out->nr_domains; i++) {
+		child = fdt_first_child(c->f, c->out->node[i]);
+		for (steps = 0U; (child >= 0) && (steps <= c->f->size_struct / 4U); steps++) {
+			if (fdt_node_compatible(c->f, child, "xen,evtchn-v1")) {
+				rc = d0l_evtchn(c, i, child);
+				if (rc != 0) {
+					return rc;
+				}
+			}
+			child = fdt_next_sibling(c->f, child);
+		}
+	}
+	return 0;
+}
+
+static int d0l_collect(struct d0l_ctx *c, int chosen)
+{
+	uint32_t count = 0U;
+	uint32_t steps;
+	int n;
+	int rc;
+
+	/* Count first, so the message says how many were asked for. */
+	n = fdt_first_child(c->f, chosen);
+	for (steps = 0U; (n >= 0) && (steps <= c->f->size_struct / 4U); steps++) {
+		count += fdt_node_compatible(c->f, n, "xen,domain") ? 1U : 0U;
+		if (d0l_module_kind(c->f, n) == MOD_KERNEL) {
+			return d0l_err(c, n, 0, "a dom0 kernel module: Bulkhead has no dom0, "
+				       "use xen,domain nodes");
+		}
+		n = fdt_next_sibling(c->f, n);
+	}
+	if (count == 0U) {
+		return d0l_err(c, chosen, 0, "no xen,domain node: nothing to boot");
+	}
+	n = fdt_first_child(c->f, chosen);
+	for (steps = 0U; (n >= 0) && (steps <= c->f->size_struct / 4U); steps++) {
+		if (fdt_node_compatible(c->f, n, "xen,domain")) {
+			if (c->out->nr_domains >= c->lim->max_domains) {
+				return d0l_err(c, n, 0, "%u partitions configured, CONFIG_MAX_DOMAINS=%u",
+					       count, c->lim->max_domains);
+			}
+			c->out->node[c->out->nr_domains] = n;
+			rc = d0l_domain(c, c->out->nr_domains, n);
+			if (rc != 0) {
+				return rc;
+			}
+			c->out->nr_domains++;
+		}
+		n = fdt_next_sibling(c->f, n);
+	}
+	return 0;
+}
+
+int dom0less_parse(const struct fdt *f, const struct dom0less_limits *lim,
+		   struct dom0less_config *out, char *err, size_t errlen)
+{
+	struct d0l_ctx c = { .f = f, .lim = lim, .out = out, .err = err, .errlen = errlen };
+	int chosen;
+	int rc;
+
+	(void)memset(out, 0, sizeof(*out));
+	if (errlen != 0U) {
+		err[0] = '\0';
+	}
+	if ((lim->max_domains > CONFIG_MAX_DOMAINS) || (lim->max_vcpus > CONFIG_MAX_VCPUS) ||
+	    (lim->nr_cpus == 0U) || (lim->nr_cpus > U(64)) || (lim->nr_banks > DOM0LESS_MAX_BANKS)) {
+		(void)bh_snprintf(err, errlen, "limits beyond what the parser was built for");
+		return -FDT_ERR_BADVALUE;
+	}
+	c.avail_cpus = ((lim->board_cpus != 0U) && (lim->board_cpus < lim->nr_cpus)) ?
+		       lim->board_cpus : lim->nr_cpus;
+	chosen = fdt_path(f, "/chosen");
+	if (chosen < 0) {
+		(void)bh_snprintf(err, errlen, "/chosen: no such node");
+		return chosen;
+	}
+	rc = d0l_collect(&c, chosen);
+	if (rc == 0) {
+		rc = d0l_place_vcpus(&c);
+	}
+	if (rc == 0) {
+		rc = d0l_check_overlaps(&c);
+	}
+	if (rc == 0) {
+		rc = d0l_all_evtchns(&c);
+	}
+	return rc;
+}

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * start_hypervisor(): boot on CPU0 after arch_setup() (docs: INTERFACES boot
+ * flow). Kept apart from boot_setup.c because it needs the board and never
+ * returns; boot_setup() is what the host tests drive.
+ */
+#include <bulkhead/setup.h>
+#include <bulkhead/board.h>
+#include <bulkhead/domain.h>
+#include <bulkhead/console.h>
+
+extern char _start[] __attribute__((weak));
+extern char _end[] __attribute__((weak));
+
+/* Weak: arm-cpu may provide the exact range; the linker symbols do otherwise. */
+__attribute__((weak)) void arch_hyp_image_range(paddr_t *start, paddr_t *end)
+{
+	if ((_start != NULL) && ((uintptr_t)_end > (uintptr_t)_start)) {
+		*start = virt_to_maddr(_start);
+		*end = virt_to_maddr(_end);
+	} else {
+		/* No symbols: 16 MiB from the 2 MiB block holding this code. */
+		*start = virt_to_maddr((const void *)&start_hypervisor) & ~((UL(2) << 20) - 1U);
+		*end = *start + (UL(16) << 20);
+	}
+}
+
+__noreturn void start_hypervisor(const void *dtb)
+{
+	struct boot_machine m = { 0 };
+	uint32_t i;
+
+	m.nr_cpus = MIN(board.nr_cpus, (uint32_t)CONFIG_NR_CPUS);
+	m.gic_version = board.gic_version;
+	m.nr_banks = MIN(board.nr_banks, (uint32_t)DOM0LESS_MAX_BANKS);
+	for (i = 0U; i < m.nr_banks; i++) {
+		m.banks[i].base = board.banks[i].base;
+		m.banks[i].size = board.banks[i].size;
+	}
+	arch_hyp_image_range(&m.hyp_start, &m.hyp_end);
+	printk("bulkhead: %s, hypervisor 0x%llx-0x%llx, device tree at 0x%llx\n", board.name,
+	       (unsigned long long)m.hyp_start, (unsigned long long)m.hyp_end,
+	       (unsigned long long)virt_to_maddr(dtb));
+	if (boot_setup(dtb, &m) != 0) {
+		panic("bulkhead: configuration error (above); not starting any partition\n");
+	}
+	arch_smp_boot();
+	domain_start_all();
+	arch_cpu_loop();
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the device tree (dom0less binding) asks for one partition. Kept
+ * apart from domain.h so the build-time checker (tools/check-dtb) can use
+ * the parser without the rest of the hypervisor's headers.
+ */
+#ifndef BULKHEAD_DOMAIN_CONFIG_H
+#define BULKHEAD_DOMAIN_CONFIG_H
+
+#include <bulkhead/config.h>
+#include <bulkhead/types.h>
+
+#define DOMAIN_NAME_LEN U(32)
+#define DOMAIN_MAX_MODULES U(3)
+#define DOMAIN_MAX_STATIC_EVTCHN U(8)
+#define DOMAIN_BOOTARGS_LEN U(256)
+
+enum restart_policy {
+	RESTART_NEVER = 0, /* stay stopped, others keep running (default) */
+	RESTART_ALWAYS,    /* restart on crash and on reboot requests */
+	RESTART_ON_REBOOT, /* restart only on reboot requests (Xen's behaviour) */
+};
+
+struct boot_module {
+	paddr_t start;
+	uint64_t size;         /* 0: absent */
+};
+
+struct static_evtchn {
+	uint32_t local_port;
+	uint16_t remote_domid;
+	uint32_t remote_port;
+};
+
+struct domain_config {
+	char name[DOMAIN_NAME_LEN];       /* the xen,domain node's name */
+	uint32_t nr_vcpus;
+	uint64_t mem_bytes;
+	paddr_t mem_maddr;      /* bulkhead,memory-base: fixed placement, or 0 */
+	uint32_t pcpus[CONFIG_MAX_VCPUS]; /* physical CPU of each vCPU */
+	bool pcpus_fixed;       /* from bulkhead,cpus (else assigned in DT order) */
+	struct boot_module kernel;
+	struct boot_module ramdisk;
+	struct boot_module dtb; /* multiboot,device-tree (passthrough fragment) */
+	char bootargs[DOMAIN_BOOTARGS_LEN];
+	bool vpl011;
+	bool enhanced;          /* xen,enhanced: /hypervisor node, grant table, evtchn */
+	enum restart_policy restart;
+	uint32_t nr_static_evtchn;
+	struct static_evtchn static_evtchn[DOMAIN_MAX_STATIC_EVTCHN];
+};
+
+#endif

@@ -1,0 +1,36 @@
+# Boot path: test device trees and the build-time configuration checker.
+#
+#   make check-dtb DTB=system.dtb   check a system device tree (dom0less partitions)
+#                                   against this build's Kconfig ($(O)/.config); fails
+#                                   with "dts: <node>: <what>, <limit>" like the boot does
+#
+# The checker is a host program built from the hypervisor's own parser
+# (common/fdt.c, common/dom0less.c), so build time and boot agree.
+
+CHECK_DTB := $(BUILD)/tools/check-dtb
+CHECK_DTB_SRCS := tools/check-dtb/check-dtb.c common/fdt.c common/dom0less.c \
+	common/lib/vsnprintf.c
+BOOT_TEST_DTS := $(wildcard tests/unit/dts/*.dts tests/config/dts/*.dts)
+BOOT_TEST_DTBS := $(patsubst %.dts,$(HOST_DIR)/dts/%.dtb,$(notdir $(BOOT_TEST_DTS)))
+
+$(CHECK_DTB): $(CHECK_DTB_SRCS) $(wildcard include/bulkhead/*.h) \
+		tools/check-dtb/include/generated/autoconf.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HOST_CC) -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -O1 -g \
+		-Itools/check-dtb/include -Iinclude -o $@ $(CHECK_DTB_SRCS)
+
+$(HOST_DIR)/dts/%.dtb: tests/unit/dts/%.dts
+	@mkdir -p $(dir $@)
+	$(Q)dtc -q -I dts -O dtb -o $@ $<
+
+$(HOST_DIR)/dts/%.dtb: tests/config/dts/%.dts
+	@mkdir -p $(dir $@)
+	$(Q)dtc -q -I dts -O dtb -o $@ $<
+
+.PHONY: check-dtb boot-test-dtbs
+boot-test-dtbs: $(BOOT_TEST_DTBS)
+test-build: $(BOOT_TEST_DTBS) $(CHECK_DTB)
+
+check-dtb: $(CHECK_DTB) $(BUILD)/include/generated/autoconf.h
+	@test -n "$(DTB)" || { echo "usage: make check-dtb DTB=path/to/system.dtb" >&2; exit 2; }
+	$(Q)$(CHECK_DTB) --config $(BUILD)/include/generated/autoconf.h $(DTB)

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Build-time check of a system device tree against a build's Kconfig:
+ *
+ *   check-dtb [--config autoconf.h|.config] system.dtb
+ *
+ * Runs the hypervisor's own dom0less parser (common/dom0less.c) with the
+ * limits read from the configuration file and the CPUs and RAM of the
+ * tree's /cpus and /memory, and prints the same message the boot would:
+ * "dts: <node>: <what>, <limit>". Exit status 0 when the tree is
+ * accepted, 1 when it is rejected, 2 on a usage or I/O error.
+ */
+#include <bulkhead/dom0less.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DTB_MAX (2U << 20)
+
+static struct dom0less_config cfg;
+
+/* CONFIG_NAME=value (.config) or #define CONFIG_NAME value (autoconf.h). */
+static int read_config(const char *path, struct dom0less_limits *lim)
+{
+	static const struct { const char *name; size_t off; } keys[] = {
+		{ "CONFIG_MAX_DOMAINS", offsetof(struct dom0less_limits, max_domains) },
+		{ "CONFIG_MAX_VCPUS", offsetof(struct dom0less_limits, max_vcpus) },
+		{ "CONFIG_NR_CPUS", offsetof(struct dom0less_limits, nr_cpus) },
+		{ "CONFIG_EVTCHN_MAX_PORTS", offsetof(struct dom0less_limits, evtchn_ports) },
+	};
+	char line[256];
+	FILE *fp = fopen(path, "r");
+
+	if (fp == NULL) {
+		perror(path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		char *p = line;
+		size_t k;
+		if (strncmp(p, "#define ", 8) == 0) {
+			p += 8;
+		}
+		for (k = 0; k < sizeof(keys) / sizeof(keys[0]); k++) {
+			size_t n = strlen(keys[k].name);
+			if ((strncmp(p, keys[k].name, n) == 0) && ((p[n] == '=') || (p[n] == ' '))) {
+				unsigned long v = strtoul(&p[n + 1], NULL, 0);
+				*(uint32_t *)(void *)((char *)lim + keys[k].off) = (uint32_t)v;
+			}
+		}
+	}
+	fclose(fp);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	static uint8_t blob[DTB_MAX];
+	struct dom0less_limits lim;
+	char err[DOM0LESS_ERR_LEN];
+	const char *config = NULL;
+	const char *dtb = NULL;
+	struct fdt f;
+	size_t len;
+	uint32_t i;
+	FILE *fp;
+	int rc;
+
+	for (i = 1; i < (uint32_t)argc; i++) {
+		if ((strcmp(argv[i], "--config") == 0) && (i + 1U < (uint32_t)argc)) {
+			config = argv[++i];
+		} else if (dtb == NULL) {
+			dtb = argv[i];
+		} else {
+			dtb = NULL;
+			break;
+		}
+	}
+	if (dtb == NULL) {
+		fprintf(stderr, "usage: %s [--config autoconf.h|.config] system.dtb\n", argv[0]);
+		return 2;
+	}
+	/* Kconfig's defaults where the file says nothing. */
+	memset(&lim, 0, sizeof(lim));
+	lim.max_domains = 4U;
+	lim.max_vcpus = 4U;
+	lim.nr_cpus = 4U;
+	lim.evtchn_ports = 256U;
+	if ((config != NULL) && (read_config(config, &lim) != 0)) {
+		return 2;
+	}
+	fp = fopen(dtb, "rb");
+	if (fp == NULL) {
+		perror(dtb);
+		return 2;
+	}
+	len = fread(blob, 1, sizeof(blob), fp);
+	fclose(fp);
+	rc = fdt_open(&f, blob, len);
+	if (rc != 0) {
+		fprintf(stderr, "dts: %s: not a valid device tree blob: %s\n", dtb, fdt_strerror(rc));
+		return 1;
+	}
+	dom0less_limits_from_dt(&f, &lim);
+	rc = dom0less_parse(&f, &lim, &cfg, err, sizeof(err));
+	if (rc != 0) {
+		fprintf(stderr, "dts: %s\n", err);
+		return 1;
+	}
+	printf("dts: %s: %u partition%s (CONFIG_MAX_DOMAINS=%u, CONFIG_MAX_VCPUS=%u, "
+	       "CONFIG_NR_CPUS=%u, board CPUs %u)\n", dtb, cfg.nr_domains,
+	       (cfg.nr_domains == 1U) ? "" : "s", lim.max_domains, lim.max_vcpus, lim.nr_cpus,
+	       lim.board_cpus);
+	for (i = 0; i < cfg.nr_domains; i++) {
+		const struct domain_config *d = &cfg.dom[i];
+		uint32_t v;
+		printf("dts:   d%u %s: %u vCPU%s on CPU", i + 1U, d->name, d->nr_vcpus,
+		       (d->nr_vcpus == 1U) ? "" : "s");
+		for (v = 0; v < d->nr_vcpus; v++) {
+			printf("%s%u", (v == 0U) ? " " : ",", d->pcpus[v]);
+		}
+		printf(", %llu KiB, kernel 0x%llx+0x%llx%s%s, %u static event channel%s\n",
+		       (unsigned long long)(d->mem_bytes >> 10),
+		       (unsigned long long)d->kernel.start, (unsigned long long)d->kernel.size,
+		       d->enhanced ? ", xen,enhanced" : "", d->vpl011 ? ", vpl011" : "",
+		       d->nr_static_evtchn, (d->nr_static_evtchn == 1U) ? "" : "s");
+	}
+	return 0;
+}
