@@ -39,6 +39,7 @@ done
 anchor="$WORK/xen-anchor.dtb"
 dtc -q -I dts -O dtb -o "$anchor" tests/unit/dts/xen-anchor.dts
 mo="$WORK/make-o"
+rm -rf "$mo"   # fresh: a stale .config would stop kconfig on new symbols
 if make --no-print-directory -s O="$mo" check-dtb DTB="$anchor" > "$WORK/make-ok.log" 2>&1 &&
 	grep -q "2 partitions" "$WORK/make-ok.log"; then
 	echo "PASS: config/make-check-dtb-accepts-xen-anchor"
