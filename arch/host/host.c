@@ -16,6 +16,10 @@
 #include <time.h>
 #include <unistd.h>
 
+#if defined(__SANITIZE_THREAD__)
+uint64_t tsan_fence_word; /* see smp_mb() in bulkhead/atomic.h */
+#endif
+
 static _Thread_local unsigned int host_cpu;
 static _Thread_local struct vcpu *host_current;
 static _Thread_local host_panic_fn host_panic_hook;
