@@ -268,6 +268,8 @@ int main(void)
 	bool consistent = true;
 	uint32_t pins = 0;
 
+	/* The host's emulated machine RAM, as the unit-test harness sets it up. */
+	host_mm_reset();
 	for (i = 1; i <= F; i++) {
 		make_domain((domid_t)i, 1);
 		for (r = FIRST_REF; r < FIRST_REF + R; r++) {
