@@ -498,10 +498,17 @@ int vgic_domain_init(struct domain *d)
 	for (i = 0U; i < CONFIG_MAX_VCPUS; i++) {
 		struct vgic_cpu *c = &vgic_cpus[vgic_dom_index(d)][i];
 
-		spin_lock_init(&c->lock, LOCK_CLASS_VGIC);
+		irqflags_t f;
+
+		/* Once: a restart must not re-initialise a lock another CPU may hold. */
+		if (c->lock.lclass != (uint8_t)LOCK_CLASS_VGIC) {
+			spin_lock_init(&c->lock, LOCK_CLASS_VGIC);
+		}
+		f = vgic_lock(c);
 		(void)memset(&c->pending, 0, sizeof(c->pending));
 		c->lrs_stale = true;
 		c->vtimer_hw = false;
+		vgic_unlock(c, f);
 	}
 #ifdef CONFIG_GICV3
 	vgic_dist_reset(vgic_dist_of(d), 3U, d->nr_vcpus);
