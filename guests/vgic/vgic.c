@@ -192,8 +192,7 @@ static void check_sgi_self(void)
 {
 	unsigned int id;
 
-	if (ver == 3)
-		mmio_write32(gicr + 0x10000U + GICD_ISENABLER, 1U << 5);
+	gic_enable_ppi(5, NULL);     /* enable and prioritise; taken by polling */
 	send_sgi(0, 5);
 	id = take();
 	CHECK(id == 5U, "self SGI 5: took %u", id);
@@ -233,6 +232,12 @@ static void check_spis(void)
 	CHECK(a == 43U && b == 42U && c == SPURIOUS, "SPI order %u %u %u", a, b, c);
 	if (a == 43U && b == 42U)
 		printf("%s: SPIs 43 (prio 0x40) then 42 (prio 0x80)\n", rt_tag());
+}
+
+/* Xen 4.17 does not emulate these (it logs "trying to clear pending"): icpendr=0. */
+static void check_icpendr(void)
+{
+	unsigned int a;
 
 	/* Pending while disabled, cleared by ICPENDR: nothing arrives on enable. */
 	spi_setup(41, 0x80, false);
@@ -259,6 +264,8 @@ int test_main(void)
 	check_sgi_self();
 	check_sgi_cross();
 	check_spis();
+	if (rt_arg_u64("icpendr", 1))
+		check_icpendr();
 	if (fails == 0)
 		printf("%s: vgic all passed\n", rt_tag());
 	return fails;
