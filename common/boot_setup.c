@@ -150,6 +150,32 @@ static void boot_summary(const struct boot_machine *m)
 	}
 }
 
+/* Once every partition exists: both ends of each channel are there. */
+static int boot_bind_static_evtchns(const struct fdt *f)
+{
+	uint32_t i;
+	uint32_t j;
+	int rc;
+
+	for (i = 0U; i < boot_config.nr_domains; i++) {
+		struct domain *d = domain_by_id((domid_t)(i + 1U));
+		for (j = 0U; (d != NULL) && (j < d->cfg.nr_static_evtchn); j++) {
+			const struct static_evtchn *sc = &d->cfg.static_evtchn[j];
+			char path[96];
+			rc = evtchn_bind_static(d, sc);
+			if (rc == 0) {
+				continue;
+			}
+			(void)fdt_node_path(f, boot_config.node[i], path, sizeof(path));
+			printk("bulkhead: config: %s: static event channel %u -> d%u port %u: "
+			       "error %d\n", path, sc->local_port, sc->remote_domid, sc->remote_port,
+			       rc);
+			return rc;
+		}
+	}
+	return 0;
+}
+
 int boot_setup(const void *dtb, const struct boot_machine *m)
 {
 	struct dom0less_limits lim;
@@ -200,6 +226,10 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 			       i + 1U, rc);
 			return rc;
 		}
+	}
+	rc = boot_bind_static_evtchns(&f);
+	if (rc != 0) {
+		return rc;
 	}
 	mm_boot_done();
 	boot_summary(m);

@@ -92,7 +92,8 @@ void dom0less_limits_from_dt(const struct fdt *f, struct dom0less_limits *lim)
 		}
 		n = fdt_next_sibling(f, n);
 	}
-	if (ncpu != 0U) {
+	/* The tree may describe fewer CPUs than the board (QEMU -smp). */
+	if ((ncpu != 0U) && ((lim->board_cpus == 0U) || (ncpu < lim->board_cpus))) {
 		lim->board_cpus = ncpu;
 	}
 	/* Every /memory node (device_type "memory"), every reg entry. */
@@ -117,7 +118,8 @@ void dom0less_limits_from_dt(const struct fdt *f, struct dom0less_limits *lim)
 		}
 		n = fdt_next_sibling(f, n);
 	}
-	if (nbank != 0U) {
+	/* The board's banks, when the caller has them, are authoritative. */
+	if ((nbank != 0U) && (lim->nr_banks == 0U)) {
 		lim->nr_banks = nbank;
 		(void)memcpy(lim->banks, banks, sizeof(banks[0]) * nbank);
 	}

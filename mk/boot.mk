@@ -23,9 +23,13 @@ $(HOST_DIR)/dts/%.dtb: tests/unit/dts/%.dts
 	@mkdir -p $(dir $@)
 	$(Q)dtc -q -I dts -O dtb -o $@ $<
 
+# Over-limit trees also leave their "// CONFIG:" and "// EXPECT:" lines beside
+# the blob, for tests/unit/test_dom0less.c.
 $(HOST_DIR)/dts/%.dtb: tests/config/dts/%.dts
 	@mkdir -p $(dir $@)
 	$(Q)dtc -q -I dts -O dtb -o $@ $<
+	$(Q)sed -n 's|^// EXPECT: ||p' $< > $(@:.dtb=.expect)
+	$(Q)sed -n 's|^// CONFIG: ||p' $< | tr ' ' '\n' > $(@:.dtb=.config)
 
 .PHONY: check-dtb boot-test-dtbs
 boot-test-dtbs: $(BOOT_TEST_DTBS)

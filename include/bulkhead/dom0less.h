@@ -40,8 +40,8 @@ struct dom0less_config {
 /* Limits from this build's Kconfig; board_cpus and banks left empty. */
 void dom0less_default_limits(struct dom0less_limits *lim);
 /*
- * Fill board_cpus from /cpus and the RAM banks from /memory of the system
- * tree, keeping what the caller set when the tree has none.
+ * From the system tree: board_cpus from /cpus (the lower of the two when
+ * the caller set one), RAM banks from /memory unless the caller set them.
  */
 void dom0less_limits_from_dt(const struct fdt *f, struct dom0less_limits *lim);
 /* Parse and check; on error returns a negative FDT_ERR_* and a message. */

@@ -1,0 +1,274 @@
+/* SPDX-License-Identifier: MIT */
+/* Xen dom0less binding -> domain_config, and every configuration check. */
+#include "harness.h"
+#include "boot_dtb.h"
+#include <bulkhead/dom0less.h>
+
+static struct dom0less_config cfg;
+static char err[DOM0LESS_ERR_LEN];
+
+static int parse_file(const char *name, struct dom0less_limits *lim)
+{
+	size_t len;
+	uint8_t *blob = boot_load_dtb(name, &len);
+	struct fdt f;
+	int rc;
+
+	assert_int_equal(fdt_open(&f, blob, len), 0);
+	dom0less_limits_from_dt(&f, lim);
+	rc = dom0less_parse(&f, lim, &cfg, err, sizeof(err));
+	free(blob);
+	return rc;
+}
+
+static void limits(struct dom0less_limits *lim, uint32_t doms, uint32_t vcpus, uint32_t cpus)
+{
+	memset(lim, 0, sizeof(*lim));
+	lim->max_domains = doms;
+	lim->max_vcpus = vcpus;
+	lim->nr_cpus = cpus;
+	lim->evtchn_ports = 256U;
+}
+
+VERIFIES(REQ-BOOT-010, REQ-BOOT-011, REQ-BOOT-012, REQ-BOOT-013, REQ-BOOT-015)
+static void test_xen_anchor_parses_unchanged(void **state)
+{
+	struct dom0less_limits lim;
+
+	(void)state;
+	limits(&lim, 4U, 4U, 4U);
+	assert_int_equal(parse_file("xen-anchor", &lim), 0);
+	assert_string_equal(err, "");
+	/* QEMU's tree: -smp 2, -m 1G. */
+	assert_int_equal(lim.board_cpus, 2U);
+	assert_int_equal(lim.nr_banks, 1U);
+	assert_int_equal(lim.banks[0].base, 0x40000000U);
+	assert_int_equal(lim.banks[0].size, 0x40000000U);
+
+	assert_int_equal(cfg.nr_domains, 2U);
+	assert_string_equal(cfg.dom[0].name, "domU_a");
+	assert_string_equal(cfg.dom[1].name, "domU_b");
+	for (unsigned int i = 0U; i < 2U; i++) {
+		const struct domain_config *d = &cfg.dom[i];
+		assert_int_equal(d->nr_vcpus, 1U);
+		assert_int_equal(d->pcpus[0], i);
+		assert_false(d->pcpus_fixed);
+		assert_int_equal(d->mem_bytes, 16U << 20);
+		assert_int_equal(d->mem_maddr, 0U);
+		assert_true(d->enhanced);
+		assert_false(d->vpl011);
+		assert_int_equal(d->restart, RESTART_NEVER);
+		assert_int_equal(d->ramdisk.size, 0U);
+		assert_int_equal(d->nr_static_evtchn, 1U);
+	}
+	assert_int_equal(cfg.dom[0].kernel.start, 0x50000000U);
+	assert_int_equal(cfg.dom[0].kernel.size, 12496U);
+	assert_int_equal(cfg.dom[1].kernel.start, 0x50200000U);
+	assert_non_null(strstr(cfg.dom[0].bootargs, "role=a"));
+	assert_non_null(strstr(cfg.dom[1].bootargs, "role=b"));
+	/* A's port 10 <-> B's port 11, by phandle. */
+	assert_int_equal(cfg.dom[0].static_evtchn[0].local_port, 10U);
+	assert_int_equal(cfg.dom[0].static_evtchn[0].remote_domid, 2U);
+	assert_int_equal(cfg.dom[0].static_evtchn[0].remote_port, 11U);
+	assert_int_equal(cfg.dom[1].static_evtchn[0].local_port, 11U);
+	assert_int_equal(cfg.dom[1].static_evtchn[0].remote_domid, 1U);
+	assert_int_equal(cfg.dom[1].static_evtchn[0].remote_port, 10U);
+}
+
+VERIFIES(REQ-BOOT-010, REQ-BOOT-011, REQ-BOOT-012, REQ-BOOT-013, REQ-BOOT-014)
+static void test_full_binding(void **state)
+{
+	struct dom0less_limits lim;
+	const struct domain_config *c;
+
+	(void)state;
+	limits(&lim, 8U, 4U, 8U);
+	assert_int_equal(parse_file("full", &lim), 0);
+	assert_int_equal(lim.board_cpus, 4U);
+	assert_int_equal(cfg.nr_domains, 3U); /* not-a-domain is skipped */
+
+	c = &cfg.dom[0];
+	assert_string_equal(c->name, "ctrl");
+	assert_int_equal(c->nr_vcpus, 2U);
+	assert_true(c->pcpus_fixed);
+	assert_int_equal(c->pcpus[0], 3U);
+	assert_int_equal(c->pcpus[1], 2U);
+	assert_int_equal(c->mem_bytes, 64U << 20);
+	assert_int_equal(c->mem_maddr, 0x60000000U);
+	assert_int_equal(c->restart, RESTART_ALWAYS);
+	assert_true(c->vpl011);
+	assert_true(c->enhanced);           /* bare xen,enhanced */
+	/* #size-cells = <1> in this domain node. */
+	assert_int_equal(c->kernel.start, 0x50000000U);
+	assert_int_equal(c->kernel.size, 0x1800U);
+	assert_int_equal(c->ramdisk.start, 0x51000000U);
+	assert_int_equal(c->ramdisk.size, 0x4000U);
+	assert_int_equal(c->dtb.start, 0x52000000U);
+	assert_int_equal(c->dtb.size, 0x800U);
+	assert_string_equal(c->bootargs, "console=ttyAMA0 init=/bin/sh");
+	assert_int_equal(c->static_evtchn[0].local_port, 10U);
+	assert_int_equal(c->static_evtchn[0].remote_domid, 2U);
+	assert_int_equal(c->static_evtchn[0].remote_port, 11U);
+
+	c = &cfg.dom[1];
+	assert_true(c->enhanced);           /* "enabled" */
+	assert_int_equal(c->restart, RESTART_ON_REBOOT);
+	assert_int_equal(c->kernel.start, 0x53000000U); /* legacy xen,linux-zimage */
+	assert_string_equal(c->bootargs, "");
+	/* Lowest free physical CPUs after the fixed ones. */
+	assert_int_equal(c->pcpus[0], 0U);
+
+	c = &cfg.dom[2];
+	assert_false(c->enhanced);          /* "disabled" */
+	assert_int_equal(c->restart, RESTART_NEVER);
+	assert_int_equal(c->mem_bytes, 0x2000U << 10);
+	assert_int_equal(c->pcpus[0], 1U);
+	assert_int_equal(cfg.pcpus_used, 4U);
+}
+
+/*
+ * Every tree under tests/config/dts, with the Kconfig values and the exact
+ * message its comments give: the same cases the build-time checker runs.
+ */
+VERIFIES(REQ-BOOT-020, REQ-BOOT-021, REQ-BOOT-022, REQ-BOOT-023, REQ-BOOT-024, REQ-BOOT-025)
+VERIFIES(REQ-BOOT-026, REQ-BOOT-011, REQ-BOOT-012, REQ-BOOT-013, REQ-BOOT-014)
+static void test_config_cases(void **state)
+{
+	DIR *dir = opendir(boot_dts_dir());
+	struct dirent *e;
+	unsigned int cases = 0U;
+	unsigned int rejected = 0U;
+
+	(void)state;
+	assert_non_null(dir);
+	while ((e = readdir(dir)) != NULL) {
+		char name[256];
+		char *dot = strrchr(e->d_name, '.');
+		struct dom0less_limits lim;
+		char *want;
+		char *conf;
+		char *line;
+		size_t len;
+		int rc;
+		if ((dot == NULL) || (strcmp(dot, ".expect") != 0)) {
+			continue;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(dot - e->d_name), e->d_name);
+		want = boot_read_file(name, ".expect", &len);
+		if ((len > 0U) && (want[len - 1U] == '\n')) {
+			want[len - 1U] = '\0';
+		}
+		conf = boot_read_file(name, ".config", &len);
+		limits(&lim, 4U, 4U, 4U);
+		for (line = strtok(conf, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+			unsigned int v;
+			if (sscanf(line, "CONFIG_MAX_DOMAINS=%u", &v) == 1) lim.max_domains = v;
+			if (sscanf(line, "CONFIG_MAX_VCPUS=%u", &v) == 1) lim.max_vcpus = v;
+			if (sscanf(line, "CONFIG_NR_CPUS=%u", &v) == 1) lim.nr_cpus = v;
+			if (sscanf(line, "CONFIG_EVTCHN_MAX_PORTS=%u", &v) == 1) lim.evtchn_ports = v;
+		}
+		rc = parse_file(name, &lim);
+		if (strcmp(want, "OK") == 0) {
+			if (rc != 0) {
+				fail_msg("%s: rejected: %s", name, err);
+			}
+		} else {
+			if ((rc >= 0) || (strcmp(err, want) != 0)) {
+				fail_msg("%s: rc %d, message '%s', want '%s'", name, rc, err, want);
+			}
+			rejected++;
+		}
+		cases++;
+		free(want);
+		free(conf);
+	}
+	closedir(dir);
+	/* The directory really held the cases (a glob that matched nothing would pass). */
+	assert_true(cases >= 25U);
+	assert_true(rejected >= 24U);
+}
+
+VERIFIES(REQ-BOOT-020, REQ-BOOT-021, REQ-BOOT-022)
+static void test_limits_from_caller(void **state)
+{
+	struct dom0less_limits lim;
+
+	(void)state;
+	/* The same anchor tree against tighter builds. */
+	limits(&lim, 1U, 4U, 4U);
+	assert_true(parse_file("xen-anchor", &lim) < 0);
+	assert_string_equal(err, "/chosen/domU_b: 2 partitions configured, CONFIG_MAX_DOMAINS=1");
+	limits(&lim, 4U, 4U, 1U);
+	assert_true(parse_file("xen-anchor", &lim) < 0);
+	assert_string_equal(err, "/chosen/domU_b: 2 vCPUs in all need 2 physical CPUs "
+			    "(1:1 pinning), CONFIG_NR_CPUS=1");
+	/* Ports: 11 needs at least 12 ports. */
+	limits(&lim, 4U, 4U, 4U);
+	lim.evtchn_ports = 11U;
+	assert_true(parse_file("xen-anchor", &lim) < 0);
+	assert_string_equal(err, "/chosen/domU_b/evtchn-b: xen,evtchn port 11 out of range 1..10, "
+			    "CONFIG_EVTCHN_MAX_PORTS=11");
+	/* RAM banks from the caller win over the tree's /memory (the board decides). */
+	limits(&lim, 4U, 4U, 4U);
+	lim.nr_banks = 1U;
+	lim.banks[0].base = 0x80000000U;
+	lim.banks[0].size = 0x40000000U;
+	assert_true(parse_file("xen-anchor", &lim) < 0);
+	assert_string_equal(err, "/chosen/domU_a/module@50000000: module 0x50000000-0x500030cf "
+			    "is outside RAM");
+	/* Limits beyond the parser's arrays are refused, not trusted. */
+	limits(&lim, CONFIG_MAX_DOMAINS + 1U, 4U, 4U);
+	assert_true(parse_file("xen-anchor", &lim) < 0);
+	limits(&lim, 4U, CONFIG_MAX_VCPUS + 1U, 4U);
+	assert_true(parse_file("xen-anchor", &lim) < 0);
+	limits(&lim, 4U, 4U, 0U);
+	assert_true(parse_file("xen-anchor", &lim) < 0);
+}
+
+VERIFIES(REQ-BOOT-001, REQ-BOOT-010)
+static void test_no_chosen(void **state)
+{
+	struct dom0less_limits lim;
+	size_t len;
+	uint8_t *blob = boot_load_dtb("fdt-basic", &len);
+	struct fdt f;
+
+	(void)state;
+	limits(&lim, 4U, 4U, 4U);
+	assert_int_equal(fdt_open(&f, blob, len), 0);
+	assert_true(dom0less_parse(&f, &lim, &cfg, err, sizeof(err)) < 0);
+	assert_string_equal(err, "/chosen: no such node");
+	/* A truncated error buffer still ends in NUL. */
+	assert_true(parse_file("too-many-vcpus", &lim) < 0);
+	assert_int_equal(fdt_open(&f, blob, len), 0);
+	free(blob);
+}
+
+VERIFIES(REQ-BOOT-023, REQ-BOOT-025)
+static void test_range_helpers(void **state)
+{
+	struct mem_range banks[2] = { { 0x40000000U, 0x40000000U }, { 0x100000000ULL, 0x1000U } };
+
+	(void)state;
+	assert_true(mem_range_overlap(0x1000U, 0x1000U, 0x1fffU, 1U));
+	assert_false(mem_range_overlap(0x1000U, 0x1000U, 0x2000U, 1U));
+	assert_false(mem_range_overlap(0x1000U, 0U, 0x1000U, 1U));
+	assert_true(mem_range_in_banks(banks, 2U, 0x7ffff000U, 0x1000U));
+	assert_false(mem_range_in_banks(banks, 2U, 0x7ffff000U, 0x1001U));
+	assert_true(mem_range_in_banks(banks, 2U, 0x100000000ULL, 0x1000U));
+	assert_false(mem_range_in_banks(banks, 2U, ~0ULL - 10U, 100U)); /* wraps */
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_xen_anchor_parses_unchanged),
+		cmocka_unit_test(test_full_binding),
+		cmocka_unit_test(test_config_cases),
+		cmocka_unit_test(test_limits_from_caller),
+		cmocka_unit_test(test_no_chosen),
+		cmocka_unit_test(test_range_helpers),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

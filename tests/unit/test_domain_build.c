@@ -1,0 +1,596 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Boot placement (mm_boot), partition loading and its device tree
+ * (domain_load), and boot_setup() end to end on the host: "machine RAM" is
+ * an anonymous mapping, so the module addresses in a test tree are patched
+ * to point into it.
+ */
+#include "harness.h"
+#include "boot_dtb.h"
+#include <sys/mman.h>
+#include <bulkhead/setup.h>
+#include <bulkhead/domain_build.h>
+#include <bulkhead/fdt.h>
+
+#define MIB(x) ((uint64_t)(x) << 20)
+#define RAM_BYTES MIB(512)
+
+static uint8_t *ram;          /* 2 MiB aligned, RAM_BYTES long */
+static void *ram_map;
+
+static int setup(void **state)
+{
+	uintptr_t p;
+
+	(void)state;
+	ram_map = mmap(NULL, RAM_BYTES + MIB(2), PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	assert_true(ram_map != MAP_FAILED);
+	p = ((uintptr_t)ram_map + MIB(2) - 1U) & ~(uintptr_t)(MIB(2) - 1U);
+	ram = (uint8_t *)p;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	munmap(ram_map, RAM_BYTES + MIB(2));
+	harness_reset();
+	return 0;
+}
+
+static paddr_t ma(uint64_t off)
+{
+	return (paddr_t)(uintptr_t)(ram + off);
+}
+
+/* Forget partitions; machine RAM is the mapping, nothing reserved. */
+static void reset_machine(void)
+{
+	struct mm_boot_range bank = { ma(0), RAM_BYTES };
+
+	harness_reset();
+	assert_int_equal(mm_boot_init(&bank, 1U), 0);
+	domain_build_init(3U, "arm,cortex-a57");
+	/* No Image header left behind by an earlier test. */
+	memset(&ram[MIB(300)], 0, 64U);
+	memset(&ram[MIB(400)], 0, 64U);
+}
+
+VERIFIES(REQ-BOOT-030)
+static void test_mm_boot_placement(void **state)
+{
+	struct mm_boot_range banks[2] = { { 0x40000000U, MIB(64) }, { 0x80000000U, MIB(16) } };
+	uint64_t largest;
+	paddr_t a;
+
+	(void)state;
+	assert_int_equal(mm_boot_init(banks, 2U), 0);
+	assert_int_equal(mm_boot_free_bytes(&largest), MIB(80));
+	/* Hypervisor at 2 MiB, a DTB at the base, a module in the middle. */
+	assert_int_equal(mm_boot_reserve(0x40200000U, 0x30000U), 0);
+	assert_int_equal(mm_boot_reserve(0x40000000U, 0x10000U), 0);
+	assert_int_equal(mm_boot_reserve(0x41000000U, 0x1000U), 0);
+	/* Reserving something outside RAM or already reserved is harmless. */
+	assert_int_equal(mm_boot_reserve(0x10000000U, 0x1000U), 0);
+	assert_int_equal(mm_boot_reserve(0x41000000U, 0x1000U), 0);
+	/* Lowest first, 2 MiB aligned, never over a reservation. */
+	assert_int_equal(mm_boot_alloc(MIB(1), MIB(2), &a), 0);
+	assert_int_equal(a, 0x40400000U);
+	assert_int_equal(mm_boot_alloc(MIB(16), MIB(2), &a), 0);
+	assert_int_equal(a, 0x41200000U);
+	/* Fixed placement: must be wholly free. */
+	assert_int_equal(mm_boot_claim(0x41100000U, 0x1000U), 0);
+	assert_int_equal(mm_boot_claim(0x41100000U, 0x1000U), -XEN_EBUSY);
+	assert_int_equal(mm_boot_claim(0x40200000U, 0x1000U), -XEN_EBUSY);
+	assert_int_equal(mm_boot_claim(0x43fff000U, 0x2000U), -XEN_EBUSY);  /* past the bank */
+	assert_int_equal(mm_boot_claim(0x90000000U, 0x1000U), -XEN_EBUSY);
+	assert_int_equal(mm_boot_claim(0x0U, 0U), -XEN_EINVAL);
+	/* Too big for what is left: the second bank is only 16 MiB. */
+	assert_int_equal(mm_boot_alloc(MIB(40), MIB(2), &a), -XEN_ENOMEM);
+	assert_int_equal(mm_boot_alloc(MIB(16), MIB(2), &a), 0);
+	assert_true((a == 0x80000000U) || (a == 0x42200000U));
+	assert_int_equal(mm_boot_alloc(MIB(1), 3U, &a), -XEN_EINVAL);
+	assert_int_equal(mm_boot_alloc(0U, MIB(2), &a), -XEN_EINVAL);
+	/* Closed after boot: no allocation, no reservation. */
+	mm_boot_done();
+	assert_int_equal(mm_boot_alloc(0x1000U, 0x1000U, &a), -XEN_ENOMEM);
+	assert_int_equal(mm_boot_reserve(0x40000000U, 0x1000U), -XEN_EBUSY);
+	assert_int_equal(mm_boot_claim(0x80000000U, 0x1000U), -XEN_EBUSY);
+	/* Overlapping banks are refused. */
+	banks[1].base = 0x40000000U + MIB(32);
+	assert_int_equal(mm_boot_init(banks, 2U), -XEN_EINVAL);
+}
+
+VERIFIES(REQ-BOOT-030)
+static void test_mm_boot_split_limit(void **state)
+{
+	struct mm_boot_range bank = { 0x40000000U, MIB(1024) };
+	unsigned int i;
+	int rc = 0;
+
+	(void)state;
+	assert_int_equal(mm_boot_init(&bank, 1U), 0);
+	/* Every hole splits a range: the table fills, then reserve says so. */
+	for (i = 0U; (i < 2U * MM_BOOT_MAX_RANGES) && (rc == 0); i++) {
+		rc = mm_boot_reserve(0x40000000U + (i * 0x10000U) + 0x1000U, 0x1000U);
+	}
+	assert_int_equal(rc, -XEN_ENOMEM);
+	assert_int_equal(i, MM_BOOT_MAX_RANGES);
+	harness_reset();
+}
+
+/* A partition with a kernel module at machine offset koff of the mapping. */
+static struct domain *make_domain(uint64_t mem, uint32_t vcpus, uint64_t koff, uint64_t ksize)
+{
+	struct domain_config cfg;
+	uint32_t i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	snprintf(cfg.name, sizeof(cfg.name), "guest");
+	cfg.nr_vcpus = vcpus;
+	cfg.mem_bytes = mem;
+	for (i = 0U; i < vcpus; i++) {
+		cfg.pcpus[i] = i;
+	}
+	cfg.kernel.start = ma(koff);
+	cfg.kernel.size = ksize;
+	assert_int_equal(mm_boot_reserve(ma(koff), ksize), 0);
+	snprintf(cfg.bootargs, sizeof(cfg.bootargs), "console=hvc0 role=x");
+	assert_int_equal(domain_create(1, &cfg), 0);
+	return domain_by_id(1);
+}
+
+static void fill_pattern(uint64_t off, uint64_t len, uint8_t seed)
+{
+	for (uint64_t i = 0U; i < len; i++) {
+		ram[off + i] = (uint8_t)(seed + (i * 7U));
+	}
+}
+
+static void put_le64(uint8_t *p, uint64_t v)
+{
+	for (unsigned int i = 0U; i < 8U; i++) {
+		p[i] = (uint8_t)(v >> (8U * i));
+	}
+}
+
+/* An arm64 Image header at machine offset off. */
+static void make_image(uint64_t off, uint64_t text_offset, uint64_t image_size)
+{
+	put_le64(&ram[off + 8U], text_offset);
+	put_le64(&ram[off + 16U], image_size);
+	memcpy(&ram[off + 56U], "ARM\x64", 4U);
+}
+
+static struct fdt guest_fdt(struct domain *d, uint8_t **copy)
+{
+	uint8_t *blob = harness_gpa(d, d->dtb_gpa);
+	struct fdt f;
+
+	/* Opened against the RAM left after it: a wrong size fails here. */
+	*copy = blob;
+	assert_int_equal(fdt_open(&f, blob, (size_t)(d->ram_gpa + d->ram_bytes - d->dtb_gpa)), 0);
+	return f;
+}
+
+VERIFIES(REQ-BOOT-031, REQ-BOOT-033)
+static void test_load_raw_kernel(void **state)
+{
+	struct domain *d;
+	uint8_t *blob;
+	struct fdt f;
+
+	(void)state;
+	reset_machine();
+	/* Unaligned module start, more than a page: the copy crosses pages. */
+	fill_pattern(MIB(300) + 0x123U, 0x2345U, 3U);
+	d = make_domain(MIB(16), 1U, MIB(300) + 0x123U, 0x2345U);
+	assert_int_equal(domain_load(d), 0);
+	assert_int_equal(d->kernel_entry, GUEST_RAM0_BASE);
+	assert_memory_equal(harness_gpa(d, GUEST_RAM0_BASE), &ram[MIB(300) + 0x123U], 0xfffU);
+	assert_memory_equal(harness_gpa(d, GUEST_RAM0_BASE + 0x1000U),
+			    &ram[MIB(300) + 0x1123U], 0x1345U);
+	/* RAM < 128 MiB: DTB at the end of RAM minus 2 MiB, as Xen. */
+	assert_int_equal(d->dtb_gpa, 0x40e00000U);
+	f = guest_fdt(d, &blob);
+	assert_true(f.totalsize < PAGE_SIZE);
+}
+
+VERIFIES(REQ-BOOT-031, REQ-BOOT-033)
+static void test_load_image_and_ramdisk(void **state)
+{
+	struct domain *d;
+	uint8_t *blob;
+	struct fdt f;
+	uint64_t v;
+	uint64_t start;
+	int chosen;
+
+	(void)state;
+	reset_machine();
+	fill_pattern(MIB(300), 0x3000U, 9U);
+	make_image(MIB(300), 0x80000U, 0x300000U);
+	fill_pattern(MIB(310), 0x5000U, 77U);
+	d = make_domain(MIB(16), 1U, MIB(300), 0x3000U);
+	d->cfg.ramdisk.start = ma(MIB(310));
+	d->cfg.ramdisk.size = 0x5000U;
+	assert_int_equal(domain_load(d), 0);
+	assert_int_equal(d->kernel_entry, GUEST_RAM0_BASE + 0x80000U);
+	assert_memory_equal(harness_gpa(d, GUEST_RAM0_BASE + 0x80000U), &ram[MIB(300)], 0x1000U);
+	assert_int_equal(d->dtb_gpa, 0x40e00000U);
+	f = guest_fdt(d, &blob);
+	chosen = fdt_path(&f, "/chosen");
+	assert_int_equal(fdt_prop_u64(&f, chosen, "linux,initrd-start", &start), 0);
+	/* The ramdisk right after the DTB, as Xen places it. */
+	assert_int_equal(start, d->dtb_gpa + f.totalsize);
+	assert_int_equal(fdt_prop_u64(&f, chosen, "linux,initrd-end", &v), 0);
+	assert_int_equal(v, start + 0x5000U);
+	for (uint64_t off = 0U; off < 0x5000U; off += 0x800U) {
+		assert_int_equal(*(uint8_t *)harness_gpa(d, start + off), ram[MIB(310) + off]);
+	}
+}
+
+VERIFIES(REQ-BOOT-033)
+static void test_dtb_placement_rules(void **state)
+{
+	struct domain *d;
+
+	(void)state;
+	/* RAM >= 128 MiB + modules and the kernel below 128 MiB: DTB at 128 MiB. */
+	reset_machine();
+	d = make_domain(MIB(192), 1U, MIB(400), 0x1000U);
+	assert_int_equal(domain_load(d), 0);
+	assert_int_equal(d->dtb_gpa, GUEST_RAM0_BASE + MIB(128));
+
+	/* No room above the kernel: just below it. */
+	reset_machine();
+	make_image(MIB(400), MIB(14), MIB(2));
+	d = make_domain(MIB(16), 1U, MIB(400), 0x1000U);
+	assert_int_equal(domain_load(d), 0);
+	assert_int_equal(d->kernel_entry, GUEST_RAM0_BASE + MIB(14));
+	assert_int_equal(d->dtb_gpa, GUEST_RAM0_BASE + MIB(12));
+
+	/* No room at all, and a kernel bigger than RAM: refused, not overrun. */
+	reset_machine();
+	make_image(MIB(400), MIB(1), MIB(15));
+	d = make_domain(MIB(16), 1U, MIB(400), 0x1000U);
+	assert_int_equal(domain_load(d), -XEN_ENOMEM);
+	reset_machine();
+	make_image(MIB(400), MIB(16), 0x1000U);
+	d = make_domain(MIB(16), 1U, MIB(400), 0x1000U);
+	assert_int_equal(domain_load(d), -XEN_ENOMEM);
+	reset_machine();
+	d = make_domain(MIB(2), 1U, MIB(400), MIB(3));
+	assert_int_equal(domain_load(d), -XEN_ENOMEM);
+}
+
+static void assert_reg(const struct fdt *f, int node, unsigned int i, uint64_t a, uint64_t s)
+{
+	uint64_t ra;
+	uint64_t rs;
+
+	assert_int_equal(fdt_reg(f, fdt_parent(f, node), node, i, &ra, &rs), 0);
+	assert_int_equal(ra, a);
+	assert_int_equal(rs, s);
+}
+
+static void assert_cells(const struct fdt *f, int node, const char *name, const uint32_t *want,
+			 int n)
+{
+	int len;
+	const uint8_t *p = fdt_getprop(f, node, name, &len);
+
+	assert_non_null(p);
+	assert_int_equal(len, 4 * n);
+	for (int i = 0; i < n; i++) {
+		assert_int_equal(fdt_be32(p + (4 * i)), want[i]);
+	}
+}
+
+VERIFIES(REQ-BOOT-032)
+static void test_guest_dt_layout_gicv3(void **state)
+{
+	static const uint32_t timer[9] = { 1, 13, 0xf08, 1, 14, 0xf08, 1, 11, 0xf08 };
+	static const uint32_t evt[3] = { 1, 15, 0xf08 };
+	static const uint32_t uart_irq[3] = { 0, 0, 4 };
+	struct domain *d;
+	uint8_t *blob;
+	struct fdt f;
+	const char *s;
+	uint32_t v;
+	int n;
+	int len;
+
+	(void)state;
+	reset_machine();
+	d = make_domain(MIB(16), 3U, MIB(400), 0x1000U);
+	d->cfg.enhanced = true;
+	d->cfg.vpl011 = true;
+	assert_int_equal(domain_load(d), 0);
+	f = guest_fdt(d, &blob);
+
+	assert_int_equal(fdt_address_cells(&f, 0), 2);
+	assert_int_equal(fdt_size_cells(&f, 0), 2);
+	assert_int_equal(fdt_prop_string(&f, fdt_path(&f, "/chosen"), "bootargs", &s), 0);
+	assert_string_equal(s, "console=hvc0 role=x");
+	assert_int_equal(fdt_prop_string(&f, fdt_path(&f, "/chosen"), "stdout-path", &s), 0);
+	assert_string_equal(s, "/sbsa-uart@22000000");
+	assert_false(fdt_has_prop(&f, fdt_path(&f, "/chosen"), "linux,initrd-start"));
+
+	n = fdt_path(&f, "/psci");
+	assert_true(fdt_node_compatible(&f, n, "arm,psci-1.0"));
+	assert_true(fdt_node_compatible(&f, n, "arm,psci-0.2"));
+	assert_true(fdt_node_compatible(&f, n, "arm,psci"));
+	assert_int_equal(fdt_prop_string(&f, n, "method", &s), 0);
+	assert_string_equal(s, "hvc");
+	assert_int_equal(fdt_prop_u32(&f, n, "cpu_off", &v), 0);
+	assert_int_equal(v, 1U);
+	assert_int_equal(fdt_prop_u32(&f, n, "cpu_on", &v), 0);
+	assert_int_equal(v, 2U);
+
+	for (uint32_t i = 0U; i < 4U; i++) {
+		char path[32];
+		snprintf(path, sizeof(path), "/cpus/cpu@%x", i);
+		n = fdt_path(&f, path);
+		if (i == 3U) {
+			assert_int_equal(n, -FDT_ERR_NOTFOUND); /* one node per vCPU */
+			break;
+		}
+		assert_true(n > 0);
+		assert_int_equal(fdt_prop_u32(&f, n, "reg", &v), 0);
+		assert_int_equal(v, i);
+		assert_int_equal(fdt_prop_string(&f, n, "enable-method", &s), 0);
+		assert_string_equal(s, "psci");
+		assert_int_equal(fdt_prop_string(&f, n, "device_type", &s), 0);
+		assert_string_equal(s, "cpu");
+		assert_true(fdt_node_compatible(&f, n, "arm,cortex-a57"));
+	}
+	n = fdt_path(&f, "/memory@40000000");
+	assert_reg(&f, n, 0U, 0x40000000U, MIB(16));
+
+	n = fdt_path(&f, "/interrupt-controller@3001000");
+	assert_true(fdt_node_compatible(&f, n, "arm,gic-v3"));
+	assert_reg(&f, n, 0U, 0x03001000U, 0x10000U);
+	assert_reg(&f, n, 1U, 0x03020000U, 3U * 0x20000U);
+	assert_int_equal(fdt_prop_u32(&f, n, "#interrupt-cells", &v), 0);
+	assert_int_equal(v, 3U);
+	assert_true(fdt_has_prop(&f, n, "interrupt-controller"));
+	assert_int_equal(fdt_prop_u32(&f, n, "phandle", &v), 0);
+	assert_int_equal(fdt_node_by_phandle(&f, v), n);
+	assert_int_equal(fdt_prop_u32(&f, 0, "interrupt-parent", &v), 0);
+	assert_int_equal(fdt_node_by_phandle(&f, v), n);
+
+	n = fdt_path(&f, "/timer");
+	assert_true(fdt_node_compatible(&f, n, "arm,armv8-timer"));
+	assert_cells(&f, n, "interrupts", timer, 9);
+
+	n = fdt_path(&f, "/hypervisor");
+	assert_true(fdt_node_compatible(&f, n, "xen,xen-4.17"));
+	assert_true(fdt_node_compatible(&f, n, "xen,xen"));
+	assert_reg(&f, n, 0U, 0x38000000U, MIB(16));
+	assert_cells(&f, n, "interrupts", evt, 3);
+
+	n = fdt_path(&f, "/sbsa-uart@22000000");
+	assert_true(fdt_node_compatible(&f, n, "arm,sbsa-uart"));
+	assert_reg(&f, n, 0U, 0x22000000U, 0x1000U);
+	assert_cells(&f, n, "interrupts", uart_irq, 3);
+	assert_non_null(fdt_getprop(&f, n, "interrupt-parent", &len));
+}
+
+VERIFIES(REQ-BOOT-032)
+static void test_guest_dt_gicv2_plain(void **state)
+{
+	struct domain *d;
+	uint8_t *blob;
+	struct fdt f;
+	const char *s;
+	int n;
+
+	(void)state;
+	reset_machine();
+	domain_build_init(2U, NULL);
+	d = make_domain(MIB(16), 1U, MIB(400), 0x1000U);
+	assert_int_equal(domain_load(d), 0);
+	f = guest_fdt(d, &blob);
+	n = fdt_path(&f, "/interrupt-controller@3001000");
+	assert_true(fdt_node_compatible(&f, n, "arm,gic-400"));
+	assert_reg(&f, n, 0U, 0x03001000U, 0x1000U);
+	assert_reg(&f, n, 1U, 0x03002000U, 0x2000U);
+	/* Without xen,enhanced and vpl011: no /hypervisor, no UART, no stdout-path. */
+	assert_int_equal(fdt_path(&f, "/hypervisor"), -FDT_ERR_NOTFOUND);
+	assert_int_equal(fdt_path(&f, "/sbsa-uart"), -FDT_ERR_NOTFOUND);
+	assert_int_equal(fdt_prop_string(&f, fdt_path(&f, "/chosen"), "stdout-path", &s),
+			 -FDT_ERR_NOTFOUND);
+	/* The CPU compatible set earlier is kept when none is given. */
+	assert_true(fdt_node_compatible(&f, fdt_path(&f, "/cpus/cpu@0"), "arm,cortex-a57"));
+	domain_build_init(3U, NULL);
+}
+
+VERIFIES(REQ-BOOT-032)
+static void test_guest_dt_too_small_buffer(void **state)
+{
+	static uint8_t buf[8192];
+	struct domain *d;
+	int need;
+
+	(void)state;
+	reset_machine();
+	d = make_domain(MIB(16), 2U, MIB(400), 0x1000U);
+	need = domain_build_dt(d, buf, sizeof(buf), 0U);
+	assert_true(need > 0);
+	for (int cap = 0; cap < need; cap += 7) {
+		assert_int_equal(domain_build_dt(d, buf, (size_t)cap, 0U), -FDT_ERR_NOSPACE);
+	}
+}
+
+/* ------------------------------------------------------- boot_setup() */
+
+static uint8_t *anchor;
+static size_t anchor_len;
+
+/* The anchor tree with its two kernels moved into the mapping. */
+static void anchor_patched(void)
+{
+	static const char *const mods[2] = { "/chosen/domU_a/module@50000000",
+					     "/chosen/domU_b/module@50200000" };
+	struct fdt f;
+
+	free(anchor);
+	anchor = boot_load_dtb("xen-anchor", &anchor_len);
+	assert_int_equal(fdt_open(&f, anchor, anchor_len), 0);
+	for (unsigned int i = 0U; i < 2U; i++) {
+		int len;
+		uint8_t *reg = (uint8_t *)fdt_getprop(&f, fdt_path(&f, mods[i]), "reg", &len);
+		paddr_t at = ma(MIB(400) + (MIB(2) * i));
+		assert_int_equal(len, 16);
+		for (unsigned int k = 0U; k < 8U; k++) {
+			reg[k] = (uint8_t)(at >> (56U - (8U * k)));
+		}
+		fill_pattern(MIB(400) + (MIB(2) * i), 0x3000U, (uint8_t)(i + 1U));
+	}
+}
+
+static struct boot_machine machine(uint32_t cpus)
+{
+	struct boot_machine m;
+
+	memset(&m, 0, sizeof(m));
+	m.nr_cpus = cpus;
+	m.gic_version = 3U;
+	m.nr_banks = 1U;
+	m.banks[0].base = ma(0);
+	m.banks[0].size = RAM_BYTES;
+	m.hyp_start = ma(MIB(2));
+	m.hyp_end = ma(MIB(2) + 0x40000U);
+	return m;
+}
+
+VERIFIES(REQ-BOOT-035, REQ-BOOT-015, REQ-BOOT-030, REQ-BOOT-034, REQ-BOOT-013)
+static void test_boot_setup_xen_anchor(void **state)
+{
+	struct boot_machine m = machine(4U);
+	struct domain *d1;
+	struct domain *d2;
+	paddr_t a;
+
+	(void)state;
+	harness_reset();
+	anchor_patched();
+	assert_int_equal(boot_setup(anchor, &m), 0);
+	d1 = domain_by_id(1);
+	d2 = domain_by_id(2);
+	assert_non_null(d1);
+	assert_non_null(d2);
+	assert_null(domain_by_id(3));
+	assert_string_equal(d1->cfg.name, "domU_a");
+	assert_int_equal(d1->state, DOMAIN_CREATED);
+	/* RAM: lowest free 2 MiB block, never the hypervisor's, the DTB's or a module's. */
+	assert_int_equal(d1->ram_maddr, ma(MIB(4)));   /* 0-2 MiB is too small */
+	assert_int_equal(d2->ram_maddr, ma(MIB(20)));
+	assert_int_equal(d1->dtb_gpa, 0x40e00000U);
+	assert_memory_equal(harness_gpa(d2, GUEST_RAM0_BASE), &ram[MIB(402)], 0x1000U);
+	/* Boot allocation is closed. */
+	assert_int_equal(mm_boot_alloc(0x1000U, 0x1000U, &a), -XEN_ENOMEM);
+	assert_non_null(strstr(host_console_text(), "bulkhead: 2 partitions, 2 vCPUs on 4 "
+					     "physical CPUs, GICv3"));
+	assert_non_null(strstr(host_console_text(), "bulkhead: d1 domU_a: vCPU on CPU 0"));
+	assert_non_null(strstr(host_console_text(), "bulkhead: d2 domU_b: vCPU on CPU 1"));
+
+	/* Start: both run, each vCPU found from its physical CPU, CPUs 2-3 idle. */
+	domain_start_all();
+	assert_int_equal(d1->state, DOMAIN_RUNNING);
+	assert_int_equal(d2->state, DOMAIN_RUNNING);
+	assert_true(d1->vcpu[0].online);
+	assert_ptr_equal(vcpu_of_pcpu(0U), &d1->vcpu[0]);
+	assert_ptr_equal(vcpu_of_pcpu(1U), &d2->vcpu[0]);
+	assert_null(vcpu_of_pcpu(2U));
+	assert_null(vcpu_of_pcpu(CONFIG_NR_CPUS));
+	/* A second call starts nothing twice. */
+	domain_start_all();
+	assert_int_equal(d1->state, DOMAIN_RUNNING);
+}
+
+VERIFIES(REQ-BOOT-027, REQ-BOOT-035, REQ-BOOT-022)
+static void test_boot_setup_errors(void **state)
+{
+	struct boot_machine m = machine(1U);
+	struct dom0less_limits lim;
+	struct dom0less_config *c = malloc(sizeof(*c));
+	char want[DOM0LESS_ERR_LEN + 32];
+	char err[DOM0LESS_ERR_LEN];
+	struct fdt f;
+
+	(void)state;
+	/* One board CPU for two partitions: the parser's message, prefixed. */
+	harness_reset();
+	anchor_patched();
+	assert_true(boot_setup(anchor, &m) < 0);
+	assert_int_equal(fdt_open(&f, anchor, anchor_len), 0);
+	dom0less_default_limits(&lim);
+	lim.board_cpus = 1U;
+	lim.nr_banks = 1U;
+	lim.banks[0].base = ma(0);
+	lim.banks[0].size = RAM_BYTES;
+	assert_true(dom0less_parse(&f, &lim, c, err, sizeof(err)) < 0);
+	snprintf(want, sizeof(want), "bulkhead: config: %s\r\n", err);
+	assert_string_equal(host_console_text(), want);
+	assert_string_equal(err, "/chosen/domU_b: 2 vCPUs in all need 2 physical CPUs "
+			    "(1:1 pinning), the board has 1 CPUs");
+	assert_null(domain_by_id(1));
+
+	/* The unpatched tree: its modules are not in this machine's RAM. */
+	harness_reset();
+	m = machine(4U);
+	free(anchor);
+	anchor = boot_load_dtb("xen-anchor", &anchor_len);
+	assert_true(boot_setup(anchor, &m) < 0);
+	assert_string_equal(host_console_text(), "bulkhead: config: /chosen/domU_a/"
+			    "module@50000000: module 0x50000000-0x500030cf is outside RAM\r\n");
+
+	/* Not a device tree at all. */
+	harness_reset();
+	memset(anchor, 0, 64);
+	assert_true(boot_setup(anchor, &m) < 0);
+	assert_non_null(strstr(host_console_text(), "bad header"));
+
+	/* More RAM than the machine has left. */
+	harness_reset();
+	anchor_patched();
+	m.banks[0].size = MIB(420);
+	assert_int_equal(fdt_open(&f, anchor, anchor_len), 0);
+	{
+		uint8_t *mem = (uint8_t *)fdt_getprop(&f, fdt_path(&f, "/chosen/domU_b"), "memory",
+						      &(int){ 0 });
+		uint32_t kib = 400U << 10;
+		mem[4] = (uint8_t)(kib >> 24);
+		mem[5] = (uint8_t)(kib >> 16);
+		mem[6] = (uint8_t)(kib >> 8);
+		mem[7] = (uint8_t)kib;
+	}
+	assert_true(boot_setup(anchor, &m) < 0);
+	assert_non_null(strstr(host_console_text(), "bulkhead: config: /chosen/domU_b: cannot "
+					     "place 409600 KiB of RAM"));
+	free(c);
+	free(anchor);
+	anchor = NULL;
+	harness_reset();
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_mm_boot_placement),
+		cmocka_unit_test(test_mm_boot_split_limit),
+		cmocka_unit_test(test_load_raw_kernel),
+		cmocka_unit_test(test_load_image_and_ramdisk),
+		cmocka_unit_test(test_dtb_placement_rules),
+		cmocka_unit_test(test_guest_dt_layout_gicv3),
+		cmocka_unit_test(test_guest_dt_gicv2_plain),
+		cmocka_unit_test(test_guest_dt_too_small_buffer),
+		cmocka_unit_test(test_boot_setup_xen_anchor),
+		cmocka_unit_test(test_boot_setup_errors),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
