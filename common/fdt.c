@@ -635,7 +635,7 @@ uint64_t fdt_read_cells(const void *p, uint32_t n)
 
 static int fdt_cells(const struct fdt *f, int node, const char *name, uint32_t dflt)
 {
-	uint32_t v;
+	uint32_t v = 0U;
 	int rc = fdt_prop_u32(f, node, name, &v);
 
 	if (rc == -FDT_ERR_NOTFOUND) {

@@ -121,6 +121,12 @@ void host_mm_reset(void)
 	(void)mm_boot_init(&bank, 1U);
 }
 
+/* Programs that create partitions without harness_reset() still have RAM. */
+__attribute__((constructor)) static void host_mm_init(void)
+{
+	host_mm_reset();
+}
+
 void arch_tlb_flush_ipa(uint16_t vmid, paddr_t ipa)
 {
 	(void)ipa;
