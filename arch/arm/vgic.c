@@ -251,6 +251,9 @@ bool vgic_vcpu_pending(struct vcpu *v)
 		return false;
 	}
 	c = vgic_cpu_of(v);
+	if (!vgic_dist_on(vgic_dist_of(v->domain))) {
+		return false;   /* nothing can be delivered: a trapped WFI may sleep */
+	}
 	vgic_dist_enabled_set(vgic_dist_of(v->domain), v->vcpu_id, &en);
 	f = vgic_lock(c);
 	for (w = 0U; w < VGIC_NR_WORDS; w++) {

@@ -58,7 +58,8 @@ void vgic_dist_reset_priv(struct vgic_dist *d, unsigned int vcpu)
 		return;
 	}
 	p = &d->priv[vcpu];
-	p->enabled = 0U;
+	/* GICv2 SGIs are always enabled (RAO/WI); v3 ones are enabled by the guest. */
+	p->enabled = (d->version == 2U) ? U(0xffff) : 0U;
 	p->edge = U(0x0000ffff);      /* SGIs edge, PPIs level */
 	for (i = 0U; i < VGIC_NR_PRIVATE; i++) {
 		p->prio[i] = 0U;
@@ -364,8 +365,8 @@ static int bank_access(struct vgic_dist *d, const struct vgic_bus *bus, unsigned
 		case GICD_ISENABLER:
 		case GICD_ICENABLER:
 			if (write) {
-				if (word == 0U && d->version == 2U) {
-					bits &= ~U(0xffff); /* GICv2: SGIs always enabled */
+				if (word == 0U && d->version == 2U && base == GICD_ICENABLER) {
+					bits &= ~U(0xffff); /* GICv2: SGIs cannot be disabled */
 				}
 				enable_write(d, bus, vcpu, word, bits, base == GICD_ISENABLER);
 			} else {

@@ -344,9 +344,13 @@ static void test_gicd_v2(void **state)
 	assert_int_equal(rd(0xfe8, 4, 0) & 0xf0, 0x20);
 	assert_int_equal(vgic_gicd_access(&dist, &bus, 0, 0x1000, 4, false, &v), -XEN_EINVAL);
 	/* Bank 0 banked per vCPU; SGIs always enabled. */
+	assert_int_equal(rd(0x100, 4, 1), 0xffff);
+	assert_true(vgic_dist_irq_enabled(&dist, 0, 5));
 	wr(0x100, 4, 1, 0xffffffff);
-	assert_int_equal(rd(0x100, 4, 1), 0xffff0000);
-	assert_int_equal(rd(0x100, 4, 0), 0);
+	assert_int_equal(rd(0x100, 4, 1), 0xffffffff);
+	assert_int_equal(rd(0x100, 4, 0), 0xffff);
+	wr(0x180, 4, 1, 0xffffffff);
+	assert_int_equal(rd(0x100, 4, 1), 0xffff);
 	/* ITARGETSR: private ones read the accessing CPU, read-only. */
 	assert_int_equal(rd(0x800, 4, 1), 0x02020202);
 	wr(0x800, 4, 1, 0x01010101);
