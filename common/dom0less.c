@@ -326,6 +326,34 @@ static int d0l_restart(struct d0l_ctx *c, int node, struct domain_config *cfg)
 	return d0l_err(c, node, rc, "bulkhead,restart must be \"never\", \"always\" or \"reboot\"");
 }
 
+/*
+ * Xen's static allocation (xen,static-mem), the same thing as
+ * bulkhead,memory-base: one range whose size is the partition's memory.
+ */
+static int d0l_static_mem(struct d0l_ctx *c, int node, struct domain_config *cfg)
+{
+	uint32_t ac = 0U;
+	uint32_t sc = 0U;
+	const uint8_t *p;
+	int len;
+
+	p = fdt_getprop(c->f, node, "xen,static-mem", &len);
+	if ((fdt_prop_u32(c->f, node, "#xen,static-mem-address-cells", &ac) != 0) ||
+	    (fdt_prop_u32(c->f, node, "#xen,static-mem-size-cells", &sc) != 0) ||
+	    (ac < 1U) || (ac > 2U) || (sc < 1U) || (sc > 2U)) {
+		return d0l_err(c, node, 0, "xen,static-mem needs #xen,static-mem-address-cells "
+			       "and #xen,static-mem-size-cells of 1 or 2");
+	}
+	if ((p == NULL) || ((uint32_t)len != (ac + sc) * 4U)) {
+		return d0l_err(c, node, 0, "xen,static-mem: exactly one range is supported");
+	}
+	cfg->mem_maddr = fdt_read_cells(p, ac);
+	if (fdt_read_cells(p + (4U * ac), sc) != cfg->mem_bytes) {
+		return d0l_err(c, node, 0, "xen,static-mem size differs from memory");
+	}
+	return 0;
+}
+
 static int d0l_memory(struct d0l_ctx *c, int node, struct domain_config *cfg)
 {
 	uint64_t kib;
@@ -348,9 +376,16 @@ static int d0l_memory(struct d0l_ctx *c, int node, struct domain_config *cfg)
 	if ((rc != 0) && (rc != -FDT_ERR_NOTFOUND)) {
 		return d0l_err(c, node, rc, "bulkhead,memory-base must be one 64-bit address");
 	}
+	if ((rc == -FDT_ERR_NOTFOUND) && fdt_has_prop(c->f, node, "xen,static-mem")) {
+		rc = d0l_static_mem(c, node, cfg);
+		if (rc != 0) {
+			return rc;
+		}
+		rc = 0;
+	}
 	if ((rc == 0) && ((cfg->mem_maddr == 0U) || (PAGE_OFFSET_OF(cfg->mem_maddr) != 0U) ||
 			  (cfg->mem_maddr + cfg->mem_bytes < cfg->mem_maddr))) {
-		return d0l_err(c, node, 0, "bulkhead,memory-base 0x%llx is not a page-aligned "
+		return d0l_err(c, node, 0, "fixed RAM base 0x%llx is not a page-aligned "
 			       "address", (unsigned long long)cfg->mem_maddr);
 	}
 	if ((cfg->mem_maddr != 0U) && (c->lim->nr_banks != 0U) &&

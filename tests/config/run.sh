@@ -53,3 +53,17 @@ if ! make --no-print-directory -s O="$mo" check-dtb DTB="$WORK/too-many-vcpus.dt
 else
 	echo "FAIL: config/make-check-dtb-fails-over-limit: $(tail -3 "$WORK/make-bad.log")"
 fi
+
+# The example in docs/device-tree.md stays a valid configuration.
+{
+	echo '/dts-v1/;'
+	echo '/ { #address-cells = <2>; #size-cells = <2>;'
+	echo '  memory@40000000 { device_type = "memory"; reg = <0 0x40000000 0 0x40000000>; }; };'
+	sed -n '/^```dts$/,/^```$/p' docs/device-tree.md | sed '1d;$d'
+} > "$WORK/docs-example.dts"
+if dtc -q -I dts -O dtb -o "$WORK/docs-example.dtb" "$WORK/docs-example.dts" &&
+	out=$("$TOOL" "$WORK/docs-example.dtb" 2>&1) && [[ "$out" == *"d1 domU1: 2 vCPUs on CPU 2,3"* ]]; then
+	echo "PASS: config/docs-example"
+else
+	echo "FAIL: config/docs-example: ${out:-dtc failed}"
+fi

@@ -126,6 +126,18 @@ static void test_full_binding(void **state)
 	assert_int_equal(cfg.pcpus_used, 4U);
 }
 
+VERIFIES(REQ-BOOT-014)
+static void test_xen_static_mem(void **state)
+{
+	struct dom0less_limits lim;
+
+	(void)state;
+	limits(&lim, 4U, 4U, 4U);
+	assert_int_equal(parse_file("static-mem", &lim), 0);
+	assert_int_equal(cfg.dom[0].mem_bytes, 0x20000000U);
+	assert_int_equal(cfg.dom[0].mem_maddr, 0x60000000U);
+}
+
 /*
  * Every tree under tests/config/dts, with the Kconfig values and the exact
  * message its comments give: the same cases the build-time checker runs.
@@ -264,6 +276,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_xen_anchor_parses_unchanged),
 		cmocka_unit_test(test_full_binding),
+		cmocka_unit_test(test_xen_static_mem),
 		cmocka_unit_test(test_config_cases),
 		cmocka_unit_test(test_limits_from_caller),
 		cmocka_unit_test(test_no_chosen),

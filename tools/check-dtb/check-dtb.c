@@ -108,7 +108,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("dts: %s: %u partition%s (CONFIG_MAX_DOMAINS=%u, CONFIG_MAX_VCPUS=%u, "
-	       "CONFIG_NR_CPUS=%u, board CPUs %u)\n", dtb, cfg.nr_domains,
+	       "CONFIG_NR_CPUS=%u, /cpus: %u)\n", dtb, cfg.nr_domains,
 	       (cfg.nr_domains == 1U) ? "" : "s", lim.max_domains, lim.max_vcpus, lim.nr_cpus,
 	       lim.board_cpus);
 	for (i = 0; i < cfg.nr_domains; i++) {
