@@ -44,9 +44,14 @@ static void read_dt(const void *dtb)
 void rt_start(const void *dtb);
 void rt_start(const void *dtb)
 {
+	char con[8];
+
 	mmu_init();
 	mmu_enable();
 	read_dt(dtb);
+	if (rt_arg("console", con, sizeof(con)) && strcmp(con, "pl011") == 0 &&
+	    !console_use_pl011(true))
+		printf("%s: console=pl011 but no vpl011 in the device tree\n", rt_tag());
 	if (rt_arg_u64("bench", 0))
 		printf("%s: rt entry cntpct %lu\n", rt_tag(), rt_entry_cntpct);
 	rt_exit(test_main());

@@ -68,12 +68,14 @@ run_one() { # $1 = scenario name, $2 = gic, $3 = cpu
 		fail "$id" "no hypervisor image for GICv$gic"
 		return
 	fi
-	until="$UNTIL"
-	if [ "$HYP" = xen ] && [ -z "$until" ]; then
-		until="${EXPECT[${#EXPECT[@]}-1]}"  # Xen never ends QEMU by itself
-	fi
 	local args=(-g "$gic" -c "$cpu" -k "${IMAGE[$gic]}" -t "$TIMEOUT" -l "$LOG")
-	[ -n "$until" ] && args+=(-u "$until" -n "$UNTIL_COUNT")
+	if [ -n "$UNTIL" ]; then
+		args+=(-u "$UNTIL" -n "$UNTIL_COUNT")
+	elif [ "$HYP" = xen ]; then
+		# Xen never ends QEMU by itself: stop once every expected line is there.
+		until=$(printf '(%s)|' "${EXPECT[@]}")
+		args+=(-u "${until%|}" -n "${#EXPECT[@]}")
+	fi
 	tools/qemu/run.sh "${args[@]}" "$DTSI" > /dev/null 2>&1
 	rc=$?
 	for r in "${EXPECT[@]}"; do

@@ -48,8 +48,10 @@ if command -v gnuplot > /dev/null; then
 	gnuplot <<GP
 set terminal pngcairo size 640,400 noenhanced
 set output "$OUT/boot.png"
-set title "Hypervisor entry to partition entry ($config, QEMU -icount shift=0)"
-set ylabel "instructions"
+set title "Boot: hypervisor entry to partition entry ($config)"
+set ylabel "instructions (QEMU -icount shift=0)"
+set format y "%.0f"
+set xrange [-0.6:1.6]
 set style data histograms
 set style fill solid 0.6
 set boxwidth 0.6
