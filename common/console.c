@@ -7,6 +7,7 @@
 #include <bulkhead/console.h>
 #include <bulkhead/domain.h>
 #include <bulkhead/lib.h>
+#include <bulkhead/vpl011.h>
 
 #define CONSOLE_LINE_LEN U(160)
 #define CONSOLE_IN_LEN   U(64)
@@ -117,6 +118,7 @@ void console_input_byte(char c)
 {
 	irqflags_t f = local_irq_save();
 	bool switched = false;
+	bool queued = false;
 	uint32_t focus;
 
 	spin_lock(&console_lock);
@@ -135,12 +137,17 @@ void console_input_byte(char c)
 			if (next != l->in_tail) {
 				l->in[l->in_head] = c;
 				l->in_head = next;
+				queued = true;
 			}
 		}
 	}
 	focus = console_focus;
 	spin_unlock(&console_lock);
 	local_irq_restore(f);
+	if (queued) {
+		/* An emulated UART of the partition raises its RX interrupt. */
+		vpl011_rx_notify(domain_by_id((domid_t)(focus + 1U)));
+	}
 	if (switched) {
 		if (focus < CONFIG_MAX_DOMAINS) {
 			printk("*** console input to d%u (type Ctrl-A three times to switch)\n",

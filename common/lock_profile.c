@@ -17,6 +17,7 @@ static const char *const lock_class_names[LOCK_CLASS_NR] = {
 	[LOCK_CLASS_EVTCHN_QUEUE] = "evtchn_queue",
 	[LOCK_CLASS_MAPTRACK] = "maptrack",
 	[LOCK_CLASS_P2M] = "p2m",
+	[LOCK_CLASS_VUART] = "vuart",
 	[LOCK_CLASS_VGIC] = "vgic",
 	[LOCK_CLASS_CONSOLE] = "console",
 };

@@ -1,4 +1,66 @@
-# AArch64 EL2 hypervisor image. Filled in by the foundation work.
-.PHONY: hyp
+# AArch64 EL2 hypervisor image: build/bulkhead.bin (arm64 Image) and
+# build/bulkhead.elf, plus build/compile_commands.json for tools.
+#
+# Sources are picked up by wildcard so files other work adds are built:
+# common/*.c common/*/*.c (common/lib too), arch/arm/*.c *.S and the
+# configured board's board.c (CONFIG_BOARD "vendor-board").
+
+HYP_DIR := $(BUILD)/hyp
+HYP_BOARD := $(patsubst "%",%,$(CONFIG_BOARD))
+HYP_BOARD_DIR := boards/$(firstword $(subst -, ,$(HYP_BOARD)))/$(patsubst $(firstword $(subst -, ,$(HYP_BOARD)))-%,%,$(HYP_BOARD))
+
+HYP_C_SRCS := $(wildcard common/*.c common/*/*.c arch/arm/*.c) \
+	$(if $(HYP_BOARD),$(wildcard $(HYP_BOARD_DIR)/*.c))
+HYP_S_SRCS := $(wildcard arch/arm/*.S)
+HYP_OBJS := $(patsubst %.c,$(HYP_DIR)/%.o,$(HYP_C_SRCS)) \
+	$(patsubst %.S,$(HYP_DIR)/%.o,$(HYP_S_SRCS))
+
+HYP_CC := $(CROSS_COMPILE)gcc
+HYP_OPT := $(if $(filter y,$(CONFIG_DEBUG)),-Og,-O2)
+HYP_CPPFLAGS := -nostdinc -isystem $(shell $(HYP_CC) -print-file-name=include) \
+	-I$(SRCTREE)/include -I$(SRCTREE)/arch/arm/include -I$(BUILD)/include
+HYP_CFLAGS := -std=c11 -ffreestanding -fno-builtin-printf -Wall -Wextra -Werror $(HYP_OPT) -g \
+	-mgeneral-regs-only -mstrict-align -mno-outline-atomics -march=armv8-a \
+	-fno-stack-protector -fstack-usage -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-pie -fno-pic -fno-common -ffunction-sections -fdata-sections
+HYP_ASFLAGS := -D__ASSEMBLER__ -march=armv8-a -g
+HYP_LDFLAGS := -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
+	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments
+
+.PHONY: hyp image
 all: hyp
-hyp: $(BUILD)/include/generated/autoconf.h
+hyp image: $(BUILD)/bulkhead.bin $(BUILD)/compile_commands.json
+
+$(HYP_DIR)/%.o: %.c $(BUILD)/include/generated/autoconf.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HYP_CC) $(HYP_CPPFLAGS) $(HYP_CFLAGS) -MMD -MP -c $< -o $@
+
+$(HYP_DIR)/%.o: %.S $(BUILD)/include/generated/autoconf.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HYP_CC) $(HYP_CPPFLAGS) $(HYP_ASFLAGS) -MMD -MP -c $< -o $@
+
+$(HYP_DIR)/bulkhead.ld: arch/arm/bulkhead.lds.in $(BUILD)/include/generated/autoconf.h
+	@mkdir -p $(dir $@)
+	$(Q)$(HYP_CC) $(HYP_CPPFLAGS) -ffreestanding -D__ASSEMBLER__ -E -P -x c $< -o $@
+
+$(BUILD)/bulkhead.elf: $(HYP_OBJS) $(HYP_DIR)/bulkhead.ld
+	$(Q)$(HYP_CC) $(HYP_LDFLAGS) -T $(HYP_DIR)/bulkhead.ld -o $@ $(HYP_OBJS) -lgcc \
+		-Wl,-Map,$(BUILD)/bulkhead.map
+
+$(BUILD)/bulkhead.bin: $(BUILD)/bulkhead.elf
+	$(Q)$(CROSS_COMPILE)objcopy -O binary $< $@
+	@$(CROSS_COMPILE)size $< | tail -1 | \
+		awk '{ printf "bulkhead.bin: text %d data %d bss %d (text+data %d bytes)\n", $$1, $$2, $$3, $$1 + $$2 }'
+
+# compile_commands.json from the same flags the rules use (no bear needed).
+hyp_comma := ,
+hyp_cc_args = $(subst " ","$(hyp_comma)",$(strip $(patsubst %,"%",$(1))))
+hyp_cc_entry = {"directory":"$(SRCTREE)","file":"$(SRCTREE)/$(1)","output":"$(HYP_DIR)/$(basename $(1)).o","arguments":[$(call hyp_cc_args,$(HYP_CC) $(HYP_CPPFLAGS) $(2) -c $(SRCTREE)/$(1) -o $(HYP_DIR)/$(basename $(1)).o)]}
+$(BUILD)/compile_commands.json: $(BUILD)/include/generated/autoconf.h arch/arm/arm.mk
+	$(file >$@,[)
+	$(foreach s,$(HYP_C_SRCS),$(file >>$@,$(call hyp_cc_entry,$(s),$(HYP_CFLAGS)),))
+	$(foreach s,$(HYP_S_SRCS),$(file >>$@,$(call hyp_cc_entry,$(s),$(HYP_ASFLAGS)),))
+	$(file >>$@,{"directory":"$(SRCTREE)","file":"$(SRCTREE)/Makefile","arguments":["true"]}])
+	$(Q)cp $@ $(SRCTREE)/compile_commands.json
+
+-include $(HYP_OBJS:.o=.d)

@@ -18,6 +18,7 @@ enum lock_class {
 	LOCK_CLASS_EVTCHN_QUEUE,    /* FIFO per-vCPU priority queue (pairable) */
 	LOCK_CLASS_MAPTRACK,        /* maptrack pool or per-vCPU free list */
 	LOCK_CLASS_P2M,             /* stage-2 table updates outside the grant window */
+	LOCK_CLASS_VUART,           /* emulated PL011 of one partition */
 	LOCK_CLASS_VGIC,            /* virtual interrupt state of one vCPU */
 	LOCK_CLASS_CONSOLE,         /* console ring and UART */
 	LOCK_CLASS_NR

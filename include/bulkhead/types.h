@@ -3,9 +3,11 @@
 #ifndef BULKHEAD_TYPES_H
 #define BULKHEAD_TYPES_H
 
+#ifndef __ASSEMBLER__
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#endif
 
 /* Unsigned constants usable in both C and assembly (TF-A convention). */
 #ifdef __ASSEMBLER__

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: MIT */
+/* EL2 stage-1 translation: attributes shared by head.S and mmu.c. */
+#ifndef ASM_MMU_H
+#define ASM_MMU_H
+
+#include <bulkhead/types.h>
+
+/* MAIR_EL2 attribute indexes. */
+#define MT_DEVICE  U(0)   /* Device-nGnRnE */
+#define MT_NORMAL  U(1)   /* Normal, inner/outer write-back */
+#define MT_NORMAL_NC U(2)
+#define MAIR_EL2_VALUE ULL(0x44ff00)
+
+/* TCR_EL2: 4 KiB granule, 39-bit VA (T0SZ 25, start at level 1), 40-bit PA,
+ * table walks inner shareable write-back. */
+#define TCR_EL2_VALUE ULL(0x80823519)
+
+/* VTCR_EL2 matching arch/arm/p2m.c: T0SZ 25, SL0 = level 1, 4 KiB, 40-bit PS,
+ * walks inner shareable write-back, 8-bit VMID. */
+#define VTCR_EL2_VALUE ULL(0x80023559)
+
+#ifndef __ASSEMBLER__
+/* Map [pa, pa+size) of a device at EL2 (identity, Device-nGnRnE). */
+void mmu_map_device(paddr_t pa, uint64_t size);
+/* Clean data cache lines of [va, va+size) to the point of coherency. */
+void cache_clean_range(const void *va, uint64_t size);
+#endif
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: MIT */
+/* Per physical CPU data, reached through TPIDR_EL2. */
+#ifndef ASM_PERCPU_H
+#define ASM_PERCPU_H
+
+#include <bulkhead/config.h>
+#include <asm/regs.h>
+#include <asm/sysregs.h>
+
+struct vcpu;
+
+struct pcpu {
+	struct vcpu *cur_vcpu;    /* PCPU_CURRENT: vCPU in guest mode or in a trap */
+	uint64_t stack_top;       /* PCPU_STACK_TOP: the vectors switch to it */
+	struct vcpu *sys_loaded;  /* whose EL1 system registers the CPU holds */
+	uint32_t id;
+	uint32_t map_used;        /* busy temporary mapping slots (XPFO) */
+	bool online;
+} __cacheline_aligned;
+
+extern struct pcpu pcpus[CONFIG_NR_CPUS];
+extern uint8_t hyp_stacks[CONFIG_NR_CPUS][CONFIG_STACK_SIZE];
+
+static inline struct pcpu *this_pcpu(void)
+{
+	return (struct pcpu *)sysreg_read(tpidr_el2);
+}
+
+void percpu_init(unsigned int cpu);
+
+#endif

@@ -1,0 +1,361 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * EL2 stage-1 page tables (4 KiB granule, 39-bit VA, levels 1-3).
+ *
+ * The hypervisor image, the system DTB and the board's devices are identity
+ * mapped: text read-only executable, rodata read-only, data and BSS
+ * read-write never-executable (SCTLR_EL2.WXN on). With CONFIG_XPFO the RAM
+ * of partitions is not mapped at all: the hypervisor reaches a partition
+ * page only through a per-CPU temporary slot (arch_map_page), invalidated
+ * on the local CPU only since no other CPU ever uses that slot, or through
+ * a global slot for the few pages the ABI shares for a long time. Without
+ * XPFO the board's RAM banks are direct mapped.
+ */
+#include <bulkhead/arch.h>
+#include <bulkhead/board.h>
+#include <bulkhead/console.h>
+#include <bulkhead/mm.h>
+#include <bulkhead/atomic.h>
+#include <asm/mmu.h>
+#include <asm/percpu.h>
+#include <asm/sysregs.h>
+
+#define PTE_VALID    ULL(1)
+#define PTE_TABLE    ULL(3)
+#define PTE_BLOCK    ULL(1)
+#define PTE_PAGE     ULL(3)
+#define PTE_TYPE     ULL(3)
+#define PTE_ATTR(i)  ((uint64_t)(i) << 2)
+#define PTE_AP1      (ULL(1) << 6)          /* RES1 in the EL2 regime */
+#define PTE_RO       (ULL(1) << 7)
+#define PTE_SH_IS    (ULL(3) << 8)
+#define PTE_AF       (ULL(1) << 10)
+#define PTE_XN       (ULL(1) << 54)
+#define PTE_ADDR     ULL(0x000000fffffff000)
+
+#define PROT_TEXT   (PTE_ATTR(MT_NORMAL) | PTE_AP1 | PTE_RO | PTE_SH_IS | PTE_AF)
+#define PROT_RO     (PROT_TEXT | PTE_XN)
+#define PROT_RW     (PTE_ATTR(MT_NORMAL) | PTE_AP1 | PTE_SH_IS | PTE_AF | PTE_XN)
+#define PROT_DEVICE (PTE_ATTR(MT_DEVICE) | PTE_AP1 | PTE_AF | PTE_XN)
+
+#define L1_SHIFT U(30)
+#define L2_SHIFT U(21)
+#define IDX(va, s) ((unsigned int)(((va) >> (s)) & U(511)))
+#define SZ_2M (UL(1) << 21)
+
+/* Virtual windows for partition pages, above all identity mappings. */
+#define MAP_SLOTS_VA    ULL(0x4000000000)
+#define GLOBAL_SLOTS_VA (MAP_SLOTS_VA + SZ_2M)
+#define NR_CPU_SLOTS    (CONFIG_NR_CPUS * CONFIG_MAP_SLOTS_PER_CPU)
+BUILD_ASSERT(NR_CPU_SLOTS <= 512);
+BUILD_ASSERT(CONFIG_MAP_SLOTS_PER_CPU <= 32);
+BUILD_ASSERT(CONFIG_GLOBAL_MAP_SLOTS <= 512);
+
+#define HYP_PT_PAGES U(40)
+
+extern char _start[], _etext[], _erodata[], _end[];
+
+uint64_t hyp_pt_root[512] __page_aligned;
+static uint64_t hyp_pt_pool[HYP_PT_PAGES][512] __page_aligned;
+static unsigned int hyp_pt_used;
+static uint64_t *slot_l3;
+static uint64_t *global_l3;
+static uint64_t global_used[(CONFIG_GLOBAL_MAP_SLOTS + 63) / 64];
+
+static uint64_t *pt_alloc(void)
+{
+	if (hyp_pt_used >= HYP_PT_PAGES) {
+		/* Boot only, sized for the image: a build error in all but name. */
+		panic("bulkhead: EL2 page-table pool exhausted");
+	}
+	return hyp_pt_pool[hyp_pt_used++];
+}
+
+/* Next-level table under *slot, made if absent; NULL if a block is there. */
+static uint64_t *pt_next(uint64_t *slot)
+{
+	uint64_t desc = *slot;
+
+	if ((desc & PTE_TYPE) == PTE_TABLE) {
+		return (uint64_t *)(uintptr_t)(desc & PTE_ADDR);
+	}
+	if ((desc & PTE_VALID) != 0U) {
+		return NULL;
+	}
+	{
+		uint64_t *t = pt_alloc();
+		store_release(slot, (uint64_t)(uintptr_t)t | PTE_TABLE);
+		return t;
+	}
+}
+
+/*
+ * Identity-style map of [va, va+size) to pa. Entries already present are
+ * left alone, so a later, coarser mapping (RAM) never overrides a finer one
+ * (the image). 2 MiB blocks where both ends allow.
+ */
+static void pt_map(uint64_t va, paddr_t pa, uint64_t size, uint64_t prot, bool blocks)
+{
+	uint64_t end = va + size;
+
+	while (va < end) {
+		uint64_t *l2 = pt_next(&hyp_pt_root[IDX(va, L1_SHIFT)]);
+		uint64_t *slot;
+		uint64_t *l3;
+
+		if (l2 == NULL) {
+			va += UL(1) << L1_SHIFT;
+			pa += UL(1) << L1_SHIFT;
+			continue;
+		}
+		slot = &l2[IDX(va, L2_SHIFT)];
+		if (blocks && ((va & (SZ_2M - 1U)) == 0U) && ((pa & (SZ_2M - 1U)) == 0U) &&
+		    ((end - va) >= SZ_2M) && (*slot == 0U)) {
+			store_release(slot, (pa & PTE_ADDR) | prot | PTE_BLOCK);
+			va += SZ_2M;
+			pa += SZ_2M;
+			continue;
+		}
+		l3 = pt_next(slot);
+		if (l3 == NULL) {
+			uint64_t skip = SZ_2M - (va & (SZ_2M - 1U));
+			va += skip;
+			pa += skip;
+			continue;
+		}
+		if (l3[IDX(va, PAGE_SHIFT)] == 0U) {
+			store_release(&l3[IDX(va, PAGE_SHIFT)], (pa & PTE_ADDR) | prot | PTE_PAGE);
+		}
+		va += PAGE_SIZE;
+		pa += PAGE_SIZE;
+	}
+}
+
+static void pt_map_identity(paddr_t pa, uint64_t size, uint64_t prot, bool blocks)
+{
+	paddr_t start = pa & PAGE_MASK;
+	uint64_t len = ROUND_UP(pa + size, PAGE_SIZE) - start;
+
+	pt_map(start, start, len, prot, blocks);
+}
+
+void mmu_map_device(paddr_t pa, uint64_t size)
+{
+	if (size != 0U) {
+		pt_map_identity(pa, size, PROT_DEVICE, false);
+		dsb_ishst();
+		isb();
+	}
+}
+
+static uint32_t be32(const void *p)
+{
+	const uint8_t *b = p;
+
+	return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3];
+}
+
+static void map_board_devices(void)
+{
+	mmu_map_device(board.uart_base, PAGE_SIZE);
+	mmu_map_device(board.gicd_base, 0x10000U);
+	if (board.gic_version == 3U) {
+		mmu_map_device(board.gicr_base, (uint64_t)board.nr_cpus * 0x20000U);
+	} else {
+		mmu_map_device(board.gicc_base, 0x2000U);
+		mmu_map_device(board.gich_base, 0x1000U);
+		mmu_map_device(board.gicv_base, 0x2000U);
+	}
+}
+
+/* Called by head.S with the MMU off, on the boot CPU only. */
+void mmu_setup_tables(paddr_t dtb)
+{
+	paddr_t image = (paddr_t)(uintptr_t)_start;
+
+	pt_map_identity(image, (uintptr_t)_etext - image, PROT_TEXT, false);
+	pt_map_identity((uintptr_t)_etext, (uintptr_t)_erodata - (uintptr_t)_etext, PROT_RO,
+			false);
+	pt_map_identity((uintptr_t)_erodata, (uintptr_t)_end - (uintptr_t)_erodata, PROT_RW,
+			false);
+	map_board_devices();
+	/* The system DTB stays readable (boot parses it), never writable. */
+	if ((dtb != 0U) && ((dtb & 7U) == 0U) && (be32((const void *)(uintptr_t)dtb) == 0xd00dfeedU)) {
+		uint32_t size = be32((const uint8_t *)(uintptr_t)dtb + 4);
+		pt_map_identity(dtb, MIN(size, (uint32_t)SZ_2M), PROT_RO, false);
+	}
+#if !CONFIG_XPFO
+	{
+		uint32_t i;
+		for (i = 0U; i < board.nr_banks; i++) {
+			pt_map_identity(board.banks[i].base, board.banks[i].size, PROT_RW, true);
+		}
+	}
+#endif
+	{
+		uint64_t *l2 = pt_next(&hyp_pt_root[IDX(MAP_SLOTS_VA, L1_SHIFT)]);
+		slot_l3 = pt_next(&l2[IDX(MAP_SLOTS_VA, L2_SHIFT)]);
+		global_l3 = pt_next(&l2[IDX(GLOBAL_SLOTS_VA, L2_SHIFT)]);
+	}
+}
+
+static unsigned int dcache_line(void)
+{
+	return U(4) << ((sysreg_read(ctr_el0) >> 16) & U(0xf));
+}
+
+void cache_clean_range(const void *va, uint64_t size)
+{
+	uint64_t line = dcache_line();
+	uint64_t p = (uint64_t)(uintptr_t)va & ~(line - 1U);
+	uint64_t end = (uint64_t)(uintptr_t)va + size;
+
+	for (; p < end; p += line) {
+		__asm__ volatile("dc cvac, %0" ::"r"(p) : "memory");
+	}
+	dsb_ish();
+}
+
+static bool maddr_in_ram(paddr_t ma)
+{
+	uint32_t i;
+
+	for (i = 0U; i < board.nr_banks; i++) {
+		if ((ma >= board.banks[i].base) && (ma - board.banks[i].base < board.banks[i].size)) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static uint64_t slot_pte(mfn_t mfn)
+{
+	paddr_t ma = mfn_to_maddr(mfn);
+
+	if (!maddr_in_ram(ma)) {
+		/* Common code maps RAM only: anything else is a hypervisor bug. */
+		panic("bulkhead: map of non-RAM page 0x%llx", (unsigned long long)ma);
+	}
+	return (ma & PTE_ADDR) | PROT_RW | PTE_PAGE;
+}
+
+void *arch_map_page(mfn_t mfn)
+{
+#if CONFIG_XPFO
+	irqflags_t f = local_irq_save();
+	struct pcpu *pc = this_pcpu();
+	uint64_t pte = slot_pte(mfn);
+	unsigned int s;
+	unsigned int idx;
+
+	for (s = 0U; s < CONFIG_MAP_SLOTS_PER_CPU; s++) {
+		if ((pc->map_used & (U(1) << s)) == 0U) {
+			break;
+		}
+	}
+	if (s == CONFIG_MAP_SLOTS_PER_CPU) {
+		panic("bulkhead: CPU%u: all %u mapping slots busy", pc->id,
+		      (unsigned int)CONFIG_MAP_SLOTS_PER_CPU);
+	}
+	pc->map_used |= U(1) << s;
+	idx = (pc->id * CONFIG_MAP_SLOTS_PER_CPU) + s;
+	/* The slot was invalid: no TLB entry to remove, only order the write. */
+	store_release(&slot_l3[idx], pte);
+	dsb_ishst();
+	isb();
+	local_irq_restore(f);
+	return (void *)(uintptr_t)(MAP_SLOTS_VA + ((uint64_t)idx << PAGE_SHIFT));
+#else
+	(void)slot_pte(mfn);
+	return (void *)(uintptr_t)mfn_to_maddr(mfn);
+#endif
+}
+
+void arch_unmap_page(void *va)
+{
+	uint64_t a = (uint64_t)(uintptr_t)va & PAGE_MASK;
+
+	/* A partition may read its RAM uncached (MMU off): make writes visible. */
+	cache_clean_range((void *)(uintptr_t)a, PAGE_SIZE);
+#if CONFIG_XPFO
+	{
+		irqflags_t f = local_irq_save();
+		struct pcpu *pc = this_pcpu();
+		uint64_t idx = (a - MAP_SLOTS_VA) >> PAGE_SHIFT;
+		uint64_t first = (uint64_t)pc->id * CONFIG_MAP_SLOTS_PER_CPU;
+
+		if ((a < MAP_SLOTS_VA) || (idx < first) || (idx >= first + CONFIG_MAP_SLOTS_PER_CPU)) {
+			panic("bulkhead: CPU%u: unmap of foreign slot %p", pc->id, va);
+		}
+		write_atomic(&slot_l3[idx], 0U);
+		dsb_ishst();
+		/* Only this CPU ever used the slot: a local invalidation suffices. */
+		__asm__ volatile("tlbi vae2, %0" ::"r"(a >> PAGE_SHIFT) : "memory");
+		dsb_nsh();
+		isb();
+		pc->map_used &= ~(U(1) << (idx - first));
+		local_irq_restore(f);
+	}
+#endif
+}
+
+void *map_domain_page_global(mfn_t mfn)
+{
+#if CONFIG_XPFO
+	uint64_t pte = slot_pte(mfn);
+	unsigned int i;
+
+	for (i = 0U; i < CONFIG_GLOBAL_MAP_SLOTS; i++) {
+		if (!test_and_set_bit(i % 64U, &global_used[i / 64U])) {
+			store_release(&global_l3[i], pte);
+			dsb_ishst();
+			isb();
+			return (void *)(uintptr_t)(GLOBAL_SLOTS_VA + ((uint64_t)i << PAGE_SHIFT));
+		}
+	}
+	panic("bulkhead: all %u global mapping slots busy", (unsigned int)CONFIG_GLOBAL_MAP_SLOTS);
+#else
+	(void)slot_pte(mfn);
+	return (void *)(uintptr_t)mfn_to_maddr(mfn);
+#endif
+}
+
+void unmap_domain_page_global(void *va)
+{
+	uint64_t a = (uint64_t)(uintptr_t)va & PAGE_MASK;
+
+	cache_clean_range((void *)(uintptr_t)a, PAGE_SIZE);
+#if CONFIG_XPFO
+	{
+		uint64_t i = (a - GLOBAL_SLOTS_VA) >> PAGE_SHIFT;
+
+		if ((a < GLOBAL_SLOTS_VA) || (i >= CONFIG_GLOBAL_MAP_SLOTS)) {
+			panic("bulkhead: unmap of a non-global slot %p", va);
+		}
+		write_atomic(&global_l3[i], 0U);
+		dsb_ishst();
+		/* Any CPU may have used it. */
+		__asm__ volatile("tlbi vae2is, %0" ::"r"(a >> PAGE_SHIFT) : "memory");
+		dsb_ish();
+		isb();
+		(void)test_and_clear_bit((unsigned int)(i % 64U), &global_used[i / 64U]);
+	}
+#endif
+}
+
+paddr_t virt_to_maddr(const void *va)
+{
+	uint64_t a = (uint64_t)(uintptr_t)va;
+
+	if ((a >= MAP_SLOTS_VA) && (a < GLOBAL_SLOTS_VA + SZ_2M)) {
+		const uint64_t *l3 = (a < GLOBAL_SLOTS_VA) ? slot_l3 : global_l3;
+		uint64_t pte = l3[IDX(a, PAGE_SHIFT)];
+		return (pte & PTE_ADDR) | PAGE_OFFSET_OF(a);
+	}
+	return a; /* identity: image, devices, direct map */
+}
+
+void *maddr_to_virt(paddr_t ma)
+{
+	return (void *)(uintptr_t)ma;
+}

@@ -1,0 +1,53 @@
+/* SPDX-License-Identifier: MIT */
+/* Boot CPU set-up after the MMU is on, and the per-CPU data. */
+#include <bulkhead/arch.h>
+#include <bulkhead/board.h>
+#include <bulkhead/console.h>
+#include <bulkhead/atomic.h>
+#include <asm/gic_seam.h>
+#include <asm/percpu.h>
+#include <asm/setup.h>
+
+struct pcpu pcpus[CONFIG_NR_CPUS];
+uint8_t hyp_stacks[CONFIG_NR_CPUS][CONFIG_STACK_SIZE] __attribute__((aligned(4096)));
+BUILD_ASSERT((CONFIG_STACK_SIZE % 16) == 0);
+BUILD_ASSERT(offsetof(struct pcpu, cur_vcpu) == PCPU_CURRENT);
+BUILD_ASSERT(offsetof(struct pcpu, stack_top) == PCPU_STACK_TOP);
+
+void percpu_init(unsigned int cpu)
+{
+	struct pcpu *pc = &pcpus[cpu];
+
+	pc->id = cpu;
+	pc->stack_top = (uint64_t)(uintptr_t)&hyp_stacks[cpu][CONFIG_STACK_SIZE];
+	pc->cur_vcpu = NULL;
+	pc->sys_loaded = NULL;
+	pc->map_used = 0U;
+	sysreg_write(tpidr_el2, (uint64_t)(uintptr_t)pc);
+	isb();
+}
+
+unsigned int arch_cpu_id(void)
+{
+	return this_pcpu()->id;
+}
+
+struct vcpu *arch_current_vcpu(void)
+{
+	return this_pcpu()->cur_vcpu;
+}
+
+__noreturn void arch_setup(paddr_t dtb)
+{
+	percpu_init(0U);
+	pl011_init();
+	printk("\nBulkhead hypervisor: %s, GICv%u, %u CPUs, EL2 MMU on%s\n", board.name,
+	       board.gic_version, board.nr_cpus, CONFIG_XPFO ? ", XPFO" : "");
+	timer_init();
+	gic_init();
+	gic_cpu_init();
+	timer_cpu_init();
+	pl011_enable_rx_irq();
+	write_atomic(&pcpus[0].online, true);
+	start_hypervisor((const void *)(uintptr_t)dtb);
+}

@@ -1,0 +1,237 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Exits from a guest. Everything here runs on guest-controlled input, so
+ * every path ends in one of: emulate and return, inject an exception into
+ * the guest, or stop that partition. None panics the hypervisor.
+ */
+#include <bulkhead/arch.h>
+#include <bulkhead/domain.h>
+#include <bulkhead/console.h>
+#include <bulkhead/hypercall.h>
+#include <bulkhead/mmio.h>
+#include <asm/gic_seam.h>
+#include <asm/percpu.h>
+#include <asm/setup.h>
+#include <asm/sysregs.h>
+#include <public/errno.h>
+
+#define SMCCC_NOT_SUPPORTED ((uint64_t)(int64_t)-1)
+
+/* ACTLR_EL1 (op0 3, op1 0, CRn 1, CRm 0, op2 1), trapped by HCR_EL2.TACR. */
+#define SYSREG_ISS_MASK U(0x3ffc1e)
+#define SYSREG_ACTLR_EL1 ((U(3) << 20) | (U(1) << 17) | (U(0) << 14) | (U(1) << 10) | (U(0) << 1))
+
+static void vcpu_crash(struct vcpu *v, const char *fmt, uint64_t a, uint64_t b)
+{
+	char why[96];
+
+	(void)bh_snprintf(why, sizeof(why), fmt, (unsigned long long)a, (unsigned long long)b);
+	domain_crash(v->domain, why);
+}
+
+void vcpu_inject_undef(struct vcpu *v, struct cpu_regs *r)
+{
+	uint64_t spsr = r->spsr;
+	uint64_t offset;
+
+	(void)v;
+	if ((spsr & PSR_AARCH32) != 0U) {
+		offset = 0x600U;
+	} else if ((spsr & PSR_MODE_MASK) == PSR_MODE_EL0t) {
+		offset = 0x400U;
+	} else if ((spsr & PSR_MODE_MASK) == PSR_MODE_EL1t) {
+		offset = 0x000U;
+	} else {
+		offset = 0x200U;
+	}
+	/* EL1 registers of the running vCPU are live in the CPU. */
+	sysreg_write(elr_el1, r->elr);
+	sysreg_write(spsr_el1, spsr);
+	sysreg_write(esr_el1, ((uint64_t)EC_UNKNOWN << ESR_EC_SHIFT) | ESR_IL);
+	r->elr = sysreg_read(vbar_el1) + offset;
+	r->spsr = PSR_DAIF_MASK | PSR_MODE_EL1h;
+}
+
+static void handle_hypercall(struct vcpu *v, struct cpu_regs *r)
+{
+	regval_t args[HYPERCALL_NR_ARGS] = { r->x[0], r->x[1], r->x[2], r->x[3], r->x[4] };
+	uint32_t gen = v->arch.reset_gen;
+	long ret = hypercall_dispatch(r->x[16], args);
+
+	/* A reset during the call (restart, CPU_ON) owns the registers now. */
+	if (gen == v->arch.reset_gen) {
+		r->x[0] = (uint64_t)ret;
+	}
+}
+
+static void handle_smccc(struct vcpu *v, struct cpu_regs *r)
+{
+	uint32_t gen = v->arch.reset_gen;
+	int64_t ret = -1;
+	bool handled = vpsci_handle(v, r, &ret);
+
+	/* r is v's frame: after a reset (SYSTEM_RESET, restart) it is the new one. */
+	if (gen == v->arch.reset_gen) {
+		r->x[0] = handled ? (uint64_t)ret : SMCCC_NOT_SUPPORTED;
+	}
+}
+
+static void handle_hvc(struct vcpu *v, struct cpu_regs *r, uint32_t imm)
+{
+	if (imm == XEN_HYPERCALL_TAG) {
+		handle_hypercall(v, r);
+	} else if (imm == 0U) {
+		handle_smccc(v, r);
+	} else {
+		/* Like Xen: an HVC Bulkhead does not define is undefined. */
+		r->elr -= 4U;
+		vcpu_inject_undef(v, r);
+	}
+}
+
+static void handle_smc(struct vcpu *v, struct cpu_regs *r, uint32_t imm)
+{
+	/* A trapped SMC has not executed: ELR is the SMC itself. */
+	r->elr += 4U;
+	if (imm == 0U) {
+		handle_smccc(v, r);
+	} else {
+		r->x[0] = SMCCC_NOT_SUPPORTED;
+	}
+}
+
+static void handle_sysreg(struct vcpu *v, struct cpu_regs *r, uint32_t iss)
+{
+	unsigned int rt = (iss >> 5) & 0x1fU;
+	bool read = (iss & 1U) != 0U;
+	uint64_t val = (rt == 31U) ? 0U : r->x[rt];
+
+	if (vgic_emulate_sysreg(v, iss, &val) == 0) {
+		/* ICC_* registers of the GICv3 CPU interface (SGIs). */
+		if (read && (rt != 31U)) {
+			r->x[rt] = val;
+		}
+		r->elr += 4U;
+	} else if ((iss & SYSREG_ISS_MASK) == SYSREG_ACTLR_EL1) {
+		/* Implementation-defined controls stay the hypervisor's: RAZ/WI. */
+		if (read && (rt != 31U)) {
+			r->x[rt] = 0U;
+		}
+		r->elr += 4U;
+	} else {
+		vcpu_inject_undef(v, r);
+	}
+}
+
+static paddr_t fault_ipa(void)
+{
+	uint64_t hpfar = sysreg_read(hpfar_el2);
+	uint64_t far = sysreg_read(far_el2);
+
+	return ((hpfar & ULL(0xfffffffff0)) << 8) | (far & 0xfffU);
+}
+
+static void handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
+{
+	uint32_t iss = ESR_ISS(esr);
+	paddr_t ipa = fault_ipa();
+	bool write = (iss & DABT_WNR) != 0U;
+	unsigned int rt = DABT_SRT(iss);
+	unsigned int size = U(1) << DABT_SAS(iss);
+	uint64_t val = 0U;
+	int rc;
+
+	if ((FSC_TYPE(iss & FSC_MASK) != FSC_TRANSLATION) || ((iss & DABT_S1PTW) != 0U) ||
+	    ((iss & DABT_ISV) == 0U)) {
+		/* Not an emulable access: no syndrome, a page-table walk, or a permission fault. */
+		vcpu_crash(v, "stage-2 fault at 0x%llx (ESR 0x%llx)", ipa, esr);
+		return;
+	}
+	if (write && (rt != 31U)) {
+		val = r->x[rt];
+	}
+	rc = mmio_dispatch(v, ipa, write, size, &val);
+	if (rc == -XEN_ENOENT) {
+		vcpu_crash(v, "stage-2 fault at 0x%llx", ipa, 0U);
+		return;
+	}
+	if (rc != 0) {
+		vcpu_crash(v, "stage-2 fault at 0x%llx: MMIO access failed (%lld)", ipa,
+			   (uint64_t)(int64_t)rc);
+		return;
+	}
+	if (!write && (rt != 31U)) {
+		if (((iss & DABT_SSE) != 0U) && (size < 8U)) {
+			uint64_t sign = ULL(1) << ((size * 8U) - 1U);
+			val = (val ^ sign) - sign;
+		}
+		if ((iss & DABT_SF) == 0U) {
+			val &= 0xffffffffU;
+		}
+		r->x[rt] = val;
+	}
+	r->elr += ((esr & ESR_IL) != 0U) ? 4U : 2U;
+}
+
+void guest_sync_handler(struct cpu_regs *r)
+{
+	struct vcpu *v = this_pcpu()->cur_vcpu;
+	uint64_t esr = sysreg_read(esr_el2);
+	uint32_t iss = ESR_ISS(esr);
+
+	vgic_sync_lrs(v);
+	switch (ESR_EC(esr)) {
+	case EC_WFX:
+		/* WFE is a hint: treat as a yield. WFI blocks until an interrupt. */
+		if ((iss & 1U) == 0U) {
+			v->blocked = true;
+		}
+		r->elr += ((esr & ESR_IL) != 0U) ? 4U : 2U;
+		break;
+	case EC_HVC64:
+		handle_hvc(v, r, iss & 0xffffU);
+		break;
+	case EC_SMC64:
+		handle_smc(v, r, iss & 0xffffU);
+		break;
+	case EC_SYSREG:
+		handle_sysreg(v, r, iss);
+		break;
+	case EC_DABT_LOW:
+		handle_dabt(v, r, esr);
+		break;
+	case EC_IABT_LOW:
+		vcpu_crash(v, "stage-2 fault at 0x%llx (instruction fetch, ESR 0x%llx)", fault_ipa(),
+			   esr);
+		break;
+	default:
+		vcpu_inject_undef(v, r);
+		break;
+	}
+}
+
+void guest_irq_handler(struct cpu_regs *r)
+{
+	(void)r;
+	vgic_sync_lrs(this_pcpu()->cur_vcpu);
+	gic_handle_irq();
+}
+
+void guest_fiq_handler(struct cpu_regs *r)
+{
+	guest_irq_handler(r);
+}
+
+void guest_serror_handler(struct cpu_regs *r)
+{
+	struct vcpu *v = this_pcpu()->cur_vcpu;
+
+	vgic_sync_lrs(v);
+	vcpu_crash(v, "SError (ESR 0x%llx, PC 0x%llx)", sysreg_read(esr_el2), r->elr);
+}
+
+void hyp_irq_handler(struct cpu_regs *r)
+{
+	(void)r;
+	gic_handle_irq();
+}
