@@ -359,3 +359,24 @@ void *maddr_to_virt(paddr_t ma)
 {
 	return (void *)(uintptr_t)ma;
 }
+
+void arch_dcache_maintain(const void *va, size_t len, bool clean, bool inval)
+{
+	uint64_t line = dcache_line();
+	uint64_t p = (uint64_t)(uintptr_t)va & ~(line - 1U);
+	uint64_t end = (uint64_t)(uintptr_t)va + len;
+
+	if (!clean && !inval) {
+		return;
+	}
+	for (; p < end; p += line) {
+		if (clean && inval) {
+			__asm__ volatile("dc civac, %0" ::"r"(p) : "memory");
+		} else if (clean) {
+			__asm__ volatile("dc cvac, %0" ::"r"(p) : "memory");
+		} else {
+			__asm__ volatile("dc ivac, %0" ::"r"(p) : "memory");
+		}
+	}
+	dsb_ish();
+}
