@@ -19,6 +19,7 @@ declare -A CMDS=(
 	[mcopy]=mtools
 	[mkfs.vfat]=dosfstools
 	[sfdisk]=fdisk
+	[openssl]=openssl
 	[valgrind]=valgrind
 	[python3]=python3
 	[gcc]=gcc

@@ -1,0 +1,94 @@
+# Flashable images: FIT + boot.scr + SD card image, and booting them on QEMU
+# through Debian's U-Boot (docs/flashing.md).
+#
+#   make image        $(O)/bulkhead.itb, $(O)/boot.scr, $(O)/sdcard.img
+#   make run-uboot    QEMU virt + u-boot-qemu booting $(O)/sdcard.img
+#
+# Inputs (override on the command line):
+#   IMAGE_HYP         hypervisor arm64 Image         (default $(O)/bulkhead.bin)
+#   IMAGE_HYP_ADDR    its load = entry address       (default CONFIG_HYP_LOAD_ADDR)
+#   IMAGE_DTB         system device tree blob        (default $(O)/system.dtb)
+#   IMAGE_MODULES     "ADDR FILE" per /chosen module (default $(O)/modules.txt)
+#   KEY_DIR, KEY_NAME sign the FIT configuration with KEY_DIR/KEY_NAME.{key,crt}
+#                     and write $(O)/u-boot-pubkey.dtb (public key, required)
+#   UBOOT_DTB         U-Boot control DT to add the key to (default: an empty one)
+#   BOOT_FILES        extra files for the FAT partition (board firmware)
+
+IMAGE_HYP ?= $(BUILD)/bulkhead.bin
+IMAGE_HYP_ADDR ?= $(CONFIG_HYP_LOAD_ADDR)
+IMAGE_DTB ?= $(BUILD)/system.dtb
+IMAGE_MODULES ?= $(BUILD)/modules.txt
+IMAGE_DIR := $(BUILD)
+UBOOT_BIOS ?= /usr/lib/u-boot/qemu_arm64/u-boot.bin
+QEMU_CPU ?= cortex-a57
+RUN_TIMEOUT ?= 120
+
+IMAGE_ITS := $(IMAGE_DIR)/bulkhead.its
+IMAGE_ITB := $(IMAGE_DIR)/bulkhead.itb
+IMAGE_SCR := $(IMAGE_DIR)/boot.scr
+IMAGE_SD := $(IMAGE_DIR)/sdcard.img
+IMAGE_PUBDTB := $(IMAGE_DIR)/u-boot-pubkey.dtb
+IMAGE_TOOLS := $(wildcard tools/image/*)
+# mkimage stamps every image with the time: pin it so builds are reproducible.
+IMAGE_EPOCH := $(or $(SOURCE_DATE_EPOCH),$(shell git log -1 --format=%ct 2>/dev/null),315532800)
+
+ifneq ($(KEY_DIR)$(KEY_NAME),)
+ifeq ($(KEY_DIR),)
+$(error KEY_NAME given without KEY_DIR)
+endif
+ifeq ($(KEY_NAME),)
+$(error KEY_DIR given without KEY_NAME)
+endif
+IMAGE_SIGN := 1
+endif
+
+.PHONY: image run-uboot FORCE
+image: $(IMAGE_ITB) $(IMAGE_SCR) $(IMAGE_SD)
+	@ls -l $(IMAGE_ITB) $(IMAGE_SCR) $(IMAGE_SD) $(if $(IMAGE_SIGN),$(IMAGE_PUBDTB)) | \
+		awk '{ printf "  %-10d %s\n", $$5, $$NF }'
+
+# Always regenerated: the module files are named only inside the manifest,
+# so make cannot see them change, and the whole pass takes well under a second.
+$(IMAGE_ITS): $(IMAGE_HYP) $(IMAGE_DTB) FORCE
+	@mkdir -p $(dir $@)
+	$(Q)test -n "$(IMAGE_HYP_ADDR)" || { echo "image: no hypervisor load address \
+		(CONFIG_HYP_LOAD_ADDR unset; pass IMAGE_HYP_ADDR=)"; exit 1; }
+	$(Q)tools/image/mkits.sh -o $@ -H $(IMAGE_HYP) -a $(IMAGE_HYP_ADDR) -d $(IMAGE_DTB) \
+		$(if $(wildcard $(IMAGE_MODULES)),-m $(IMAGE_MODULES)) \
+		$(if $(IMAGE_SIGN),-k $(KEY_NAME)) -A $(IMAGE_DIR)/fit-addr
+
+$(IMAGE_ITB): $(IMAGE_ITS)
+ifdef IMAGE_SIGN
+	$(Q)test -f $(KEY_DIR)/$(KEY_NAME).key || { echo "image: no $(KEY_DIR)/$(KEY_NAME).key"; exit 1; }
+	$(Q)if [ -n "$(UBOOT_DTB)" ]; then dtc -q -I dtb -O dtb -o $(IMAGE_PUBDTB) $(UBOOT_DTB); else \
+		echo '/dts-v1/; / { };' | dtc -q -I dts -O dtb -o $(IMAGE_PUBDTB) -; fi
+	$(Q)SOURCE_DATE_EPOCH=$(IMAGE_EPOCH) mkimage -q -f $< -k $(KEY_DIR) -K $(IMAGE_PUBDTB) -r $@
+else
+	$(Q)SOURCE_DATE_EPOCH=$(IMAGE_EPOCH) mkimage -q -f $< $@
+endif
+
+$(IMAGE_SCR): $(IMAGE_ITS) tools/image/boot.cmd.in tools/image/mkbootscr.sh
+	$(Q)SOURCE_DATE_EPOCH=$(IMAGE_EPOCH) tools/image/mkbootscr.sh $$(cat $(IMAGE_DIR)/fit-addr) $@
+
+$(IMAGE_SD): $(IMAGE_ITB) $(IMAGE_SCR) $(BOOT_FILES) tools/image/mksdcard.sh
+	$(Q)SOURCE_DATE_EPOCH=$(IMAGE_EPOCH) tools/image/mksdcard.sh $@ $(IMAGE_ITB) $(IMAGE_SCR) $(BOOT_FILES)
+
+run-uboot: image
+	$(Q)QEMU_CPU=$(QEMU_CPU) RUN_TIMEOUT=$(RUN_TIMEOUT) UBOOT_BIOS=$(UBOOT_BIOS) \
+		tools/image/run-uboot.sh $(IMAGE_SD) $(if $(CONFIG_GICV2),2,3)
+
+# U-Boot test payload (tests/uboot): stands in for the hypervisor so the image
+# pipeline is tested on its own.
+UBOOT_PAYLOAD := $(BUILD)/tests/uboot/payload.bin
+UBOOT_PAYLOAD_CFLAGS := -std=c11 -Wall -Wextra -Werror -O2 -ffreestanding -nostdlib \
+	-mstrict-align -mgeneral-regs-only -fno-pie -no-pie -Wl,--build-id=none \
+	-Wl,--no-warn-rwx-segments -Wl,--defsym=PAYLOAD_BASE=0x40200000
+
+$(UBOOT_PAYLOAD): tests/uboot/payload/start.S tests/uboot/payload/payload.c \
+		tests/uboot/payload/payload.ld
+	@mkdir -p $(dir $@)
+	$(Q)$(CROSS_COMPILE)gcc $(UBOOT_PAYLOAD_CFLAGS) -T tests/uboot/payload/payload.ld \
+		tests/uboot/payload/start.S tests/uboot/payload/payload.c -o $(@:.bin=.elf)
+	$(Q)$(CROSS_COMPILE)objcopy -O binary $(@:.bin=.elf) $@
+
+test-build: $(UBOOT_PAYLOAD)
