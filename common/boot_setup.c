@@ -16,21 +16,26 @@
 struct dom0less_config boot_config;
 static char boot_err[DOM0LESS_ERR_LEN];
 
+/* The first CPU node's first compatible string (QEMU puts cpu-map first). */
 static const char *boot_cpu_compat(const struct fdt *f)
 {
 	int cpus = fdt_path(f, "/cpus");
-	int cpu = (cpus >= 0) ? fdt_first_child(f, cpus) : cpus;
-	const char *s = NULL;
-	int len;
+	int n = (cpus >= 0) ? fdt_first_child(f, cpus) : cpus;
+	uint32_t steps;
 
-	if (cpu >= 0) {
-		s = fdt_getprop(f, cpu, "compatible", &len);
-		/* The first string of the list, if it is terminated. */
-		if ((s != NULL) && ((len <= 0) || (strnlen(s, (size_t)len) >= (size_t)len))) {
-			s = NULL;
+	for (steps = 0U; (n >= 0) && (steps < U(1024)); steps++) {
+		const char *dt;
+		const char *s;
+		int len;
+		if ((fdt_prop_string(f, n, "device_type", &dt) == 0) && (strcmp(dt, "cpu") == 0)) {
+			s = fdt_getprop(f, n, "compatible", &len);
+			if ((s != NULL) && (len > 0) && (strnlen(s, (size_t)len) < (size_t)len)) {
+				return s;
+			}
 		}
+		n = fdt_next_sibling(f, n);
 	}
-	return s;
+	return NULL;
 }
 
 static int boot_reserve(const struct fdt *f, const void *dtb, const struct boot_machine *m)

@@ -477,6 +477,7 @@ static void test_boot_setup_xen_anchor(void **state)
 	(void)state;
 	harness_reset();
 	anchor_patched();
+	domain_build_init(3U, "test,not-the-board-cpu");
 	assert_int_equal(boot_setup(anchor, &m), 0);
 	d1 = domain_by_id(1);
 	d2 = domain_by_id(2);
@@ -489,6 +490,12 @@ static void test_boot_setup_xen_anchor(void **state)
 	assert_int_equal(d1->ram_maddr, ma(MIB(4)));   /* 0-2 MiB is too small */
 	assert_int_equal(d2->ram_maddr, ma(MIB(20)));
 	assert_int_equal(d1->dtb_gpa, 0x40e00000U);
+	{
+		/* The guest's CPUs are the board's (QEMU lists cpu-map before cpu@0). */
+		uint8_t *blob;
+		struct fdt gf = guest_fdt(d1, &blob);
+		assert_true(fdt_node_compatible(&gf, fdt_path(&gf, "/cpus/cpu@0"), "arm,cortex-a57"));
+	}
 	assert_memory_equal(harness_gpa(d2, GUEST_RAM0_BASE), &ram[MIB(402)], 0x1000U);
 	/* Boot allocation is closed. */
 	assert_int_equal(mm_boot_alloc(0x1000U, 0x1000U, &a), -XEN_ENOMEM);
