@@ -45,13 +45,12 @@ static long vcpu_register_vcpu_info(struct vcpu *v, const struct vcpu_register_v
 	}
 	v->evtchn.vcpu_info_page = page;
 	v->vcpu_info_registered = true;
-	store_release(&v->vcpu_info, new);
 	/*
 	 * Events raised into the old copy meanwhile would be lost: say every
 	 * selector bit is set and raise the upcall; the guest copes with the
-	 * spurious scan.
+	 * spurious scan. (Pending bits live in shared_info, so none is lost.)
 	 */
-	smp_mb();
+	(void)__atomic_exchange_n(&v->vcpu_info, new, __ATOMIC_SEQ_CST);
 	write_atomic(&new->evtchn_pending_sel, ~(xen_ulong_t)0U);
 	if (atomic_xchg(&new->evtchn_upcall_pending, (uint8_t)1U) == 0U) {
 		arch_vcpu_raise_irq(v, GUEST_EVTCHN_PPI);

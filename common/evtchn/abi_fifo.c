@@ -376,7 +376,7 @@ static void fifo_quiesce_unmask(struct domain *d)
 	uint32_t i;
 
 	write_atomic(&d->ev.teardown, 1U);
-	smp_mb();
+	evtchn_mb();
 	for (i = 0U; i < d->nr_vcpus; i++) {
 		while (load_acquire(&d->vcpu[i].evtchn.unmask_active) != 0U) {
 			cpu_relax();

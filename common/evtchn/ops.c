@@ -343,7 +343,7 @@ int evtchn_unmask_port(struct domain *d, uint32_t port)
 		if (active != NULL) {
 			atomic_xchg(active, 1U);
 		}
-		smp_mb();
+		evtchn_mb();
 		if (read_atomic(&d->ev.teardown) == 0U) {
 			evtchn_port_unmask(d, chn);
 		}

@@ -70,7 +70,7 @@ long sched_poll(struct vcpu *v, xen_guest_handle_t arg)
 	write_atomic(&v->evtchn.poll_port, -1);
 	(void)atomic_fetch_or(&d->ev.poll_mask, UL(1) << v->vcpu_id);
 	/* Announce first, then look: pairs with set_pending's check. */
-	smp_mb();
+	evtchn_mb();
 	rc = 0;
 	if (evtchn_events_need_delivery(v)) {
 		goto out;

@@ -21,6 +21,17 @@
 #include <bulkhead/atomic.h>
 #include <public/errno.h>
 
+/*
+ * Full barrier for the two store-then-load handshakes (poll announce vs
+ * set_pending, unmask flag vs reset teardown). ThreadSanitizer refuses
+ * fences; it checks races, not ordering, and both sides are atomics.
+ */
+#if defined(__SANITIZE_THREAD__)
+#define evtchn_mb() __atomic_signal_fence(__ATOMIC_SEQ_CST)
+#else
+#define evtchn_mb() smp_mb()
+#endif
+
 /* The guest ABI a partition uses (2-level or FIFO), as in Xen. */
 struct evtchn_port_ops {
 	void (*init)(struct domain *d, struct evtchn *chn);
