@@ -5,10 +5,12 @@
 #   make run-uboot    QEMU virt + u-boot-qemu booting $(O)/sdcard.img
 #
 # Inputs (override on the command line):
+#   IMAGE_DTSI        partitions (dts/*.dtsi, GUEST() placeholders) for QEMU
+#                     boards (default RUN_DTSI, the `make run` demo)
 #   IMAGE_HYP         hypervisor arm64 Image         (default $(O)/bulkhead.bin)
 #   IMAGE_HYP_ADDR    its load = entry address       (default CONFIG_HYP_LOAD_ADDR)
-#   IMAGE_DTB         system device tree blob        (default $(O)/system.dtb)
-#   IMAGE_MODULES     "ADDR FILE" per /chosen module (default $(O)/modules.txt)
+#   IMAGE_DTB         system device tree blob        (default: composed, below)
+#   IMAGE_MODULES     "ADDR FILE" per /chosen module (default: composed, below)
 #   KEY_DIR, KEY_NAME sign the FIT configuration with KEY_DIR/KEY_NAME.{key,crt}
 #                     and write $(O)/u-boot-pubkey.dtb (public key, required)
 #   UBOOT_DTB         U-Boot control DT to add the key to (default: an empty one)
@@ -16,12 +18,31 @@
 
 IMAGE_HYP ?= $(BUILD)/bulkhead.bin
 IMAGE_HYP_ADDR ?= $(CONFIG_HYP_LOAD_ADDR)
-IMAGE_DTB ?= $(BUILD)/system.dtb
-IMAGE_MODULES ?= $(BUILD)/modules.txt
-IMAGE_DIR := $(BUILD)
+IMAGE_DIR ?= $(BUILD)
+IMAGE_DTSI ?= $(RUN_DTSI)
 UBOOT_BIOS ?= /usr/lib/u-boot/qemu_arm64/u-boot.bin
-QEMU_CPU ?= cortex-a57
+RUN_CPU ?= cortex-a57
 RUN_TIMEOUT ?= 120
+image_gic = $(if $(filter y,$(CONFIG_GICV2)),2,3)
+
+# The system device tree is the one `make run` boots with -kernel: QEMU's own
+# tree for this machine plus the partitions of IMAGE_DTSI, every module at the
+# address tools/qemu/mkdtb.sh gives it. Its loader list (the QEMU -device
+# loader arguments) becomes the FIT manifest, so both boot paths put every
+# module at the same address.
+ifeq ($(CONFIG_BOARD_QEMU_VIRT),y)
+IMAGE_DTB ?= $(IMAGE_DIR)/image/system.dtb
+IMAGE_MODULES ?= $(IMAGE_DIR)/image/system.modules
+$(IMAGE_DIR)/image/system.dtb: $$(IMAGE_DTSI) tools/qemu/mkdtb.sh guests FORCE
+	@mkdir -p $(dir $@)
+	$(Q)tools/qemu/mkdtb.sh -g $(image_gic) -c $(RUN_CPU) -s 4 -m 1G -G $(GUEST_DIR) \
+		-o $@ $(IMAGE_DTSI)
+	$(Q)sed -n 's/^loader,file=\([^,]*\),addr=\([^,]*\),.*/\2 \1/p' $(@:.dtb=.loader) \
+		> $(IMAGE_MODULES)
+$(IMAGE_MODULES): $(IMAGE_DTB)
+endif
+IMAGE_DTB ?= $(IMAGE_DIR)/system.dtb
+IMAGE_MODULES ?= $(IMAGE_DIR)/modules.txt
 
 IMAGE_ITS := $(IMAGE_DIR)/bulkhead.its
 IMAGE_ITB := $(IMAGE_DIR)/bulkhead.itb
@@ -42,14 +63,20 @@ endif
 IMAGE_SIGN := 1
 endif
 
-.PHONY: image run-uboot FORCE
-image: $(IMAGE_ITB) $(IMAGE_SCR) $(IMAGE_SD)
+# `image` configures and builds the hypervisor first (arch/arm/arm.mk adds
+# those prerequisites), then a fresh make reads the configuration it wrote.
+# `image-files` builds from whatever the IMAGE_* variables name.
+.PHONY: image image-files run-uboot FORCE
+image:
+	$(Q)$(MAKE) --no-print-directory image-files
+
+image-files: $(IMAGE_ITB) $(IMAGE_SCR) $(IMAGE_SD)
 	@ls -l $(IMAGE_ITB) $(IMAGE_SCR) $(IMAGE_SD) $(if $(IMAGE_SIGN),$(IMAGE_PUBDTB)) | \
 		awk '{ printf "  %-10d %s\n", $$5, $$NF }'
 
 # Always regenerated: the module files are named only inside the manifest,
 # so make cannot see them change, and the whole pass takes well under a second.
-$(IMAGE_ITS): $(IMAGE_HYP) $(IMAGE_DTB) FORCE
+$(IMAGE_ITS): $(IMAGE_HYP) $(IMAGE_DTB) $(IMAGE_MODULES) FORCE
 	@mkdir -p $(dir $@)
 	$(Q)test -n "$(IMAGE_HYP_ADDR)" || { echo "image: no hypervisor load address \
 		(CONFIG_HYP_LOAD_ADDR unset; pass IMAGE_HYP_ADDR=)"; exit 1; }
@@ -74,8 +101,12 @@ $(IMAGE_SD): $(IMAGE_ITB) $(IMAGE_SCR) $(BOOT_FILES) tools/image/mksdcard.sh
 	$(Q)SOURCE_DATE_EPOCH=$(IMAGE_EPOCH) tools/image/mksdcard.sh $@ $(IMAGE_ITB) $(IMAGE_SCR) $(BOOT_FILES)
 
 run-uboot: image
-	$(Q)QEMU_CPU=$(QEMU_CPU) RUN_TIMEOUT=$(RUN_TIMEOUT) UBOOT_BIOS=$(UBOOT_BIOS) \
-		tools/image/run-uboot.sh $(IMAGE_SD) $(if $(CONFIG_GICV2),2,3)
+	$(Q)$(MAKE) --no-print-directory run-uboot-qemu
+
+.PHONY: run-uboot-qemu
+run-uboot-qemu:
+	$(Q)QEMU_CPU=$(RUN_CPU) RUN_TIMEOUT=$(RUN_TIMEOUT) UBOOT_BIOS=$(UBOOT_BIOS) \
+		tools/image/run-uboot.sh $(IMAGE_SD) $(image_gic)
 
 # U-Boot test payload (tests/uboot): stands in for the hypervisor so the image
 # pipeline is tested on its own.

@@ -57,8 +57,15 @@ fi
 # cells NODE PROP DEFAULT: a cell-count property, DT spec defaults otherwise.
 cells() { fdtget -t u "$dtb" "$1" "$2" 2>/dev/null || echo "$3"; }
 
-# Every region U-Boot writes, "start end name", to refuse overlaps.
-regions=("$(hex "$hyp_addr") $(hex $((hyp_addr + $(size_of "$hyp")))) hypervisor")
+# Every region U-Boot writes or the image claims, "start end name", to
+# refuse overlaps. An arm64 Image header ("ARM\x64" at 56) gives the size
+# the image occupies once running (BSS included), beyond the file itself.
+hyp_span=$(size_of "$hyp")
+if [ "$(od -An -tx1 -j56 -N4 "$hyp" | tr -d ' \n')" = 41524d64 ]; then
+	isz=$(od -An -tu8 -j16 -N8 "$hyp" | tr -d ' \n')
+	[ "$isz" -gt "$hyp_span" ] && hyp_span=$isz
+fi
+regions=("$(hex "$hyp_addr") $(hex $((hyp_addr + hyp_span))) hypervisor")
 images= loadables= used=0
 n=0
 for dom in $(fdtget -l "$dtb" /chosen 2>/dev/null); do
