@@ -161,6 +161,45 @@ static void vgic_lr_repend(struct vgic_cpu *c, unsigned int irq, int i)
 	vgic_set_del(&c->pending, irq);
 }
 
+/*
+ * All LRs busy and irq more urgent than an LR that is only pending (not
+ * yet acknowledged): put that one back in the pending set and give its LR
+ * to irq, so the guest always sees its most urgent interrupts first.
+ */
+static bool vgic_lr_preempt(struct vgic_cpu *c, const struct vgic_dist *dist, unsigned int vcpu,
+			    unsigned int irq)
+{
+	uint8_t prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[vcpu].prio[irq]
+					       : dist->spi_prio[irq - VGIC_NR_PRIVATE];
+	const struct gic_lr none = { 0 };
+	uint8_t worst = prio;
+	int victim = -1;
+	unsigned int n;
+
+	for (n = 0U; n < VGIC_MAX_LRS; n++) {
+		struct gic_lr lr;
+
+		if (((c->lrs.used >> n) & 1U) == 0U) {
+			continue;
+		}
+		gic_hw_read_lr(n, &lr);
+		if (lr.state == GIC_LR_PENDING && !lr.hw && lr.prio > worst) {
+			worst = lr.prio;
+			victim = (int)n;
+		}
+	}
+	if (victim < 0) {
+		return false;
+	}
+	/* The guest is not running on this CPU: the LR cannot change under us. */
+	gic_hw_write_lr((unsigned int)victim, &none);
+	vgic_set_add(&c->pending, c->lrs.irq[victim]);
+	c->lrs.irq[victim] = (uint16_t)irq;
+	c->lrs.hw &= ~(U(1) << (unsigned int)victim);
+	vgic_lr_load(c, dist, vcpu, irq, victim);
+	return true;
+}
+
 void vgic_flush_lrs(struct vcpu *v)
 {
 	struct vgic_cpu *c;
@@ -201,11 +240,12 @@ void vgic_flush_lrs(struct vcpu *v)
 				break;
 			}
 			i = vgic_lr_claim(&c->lrs, nr, irq, false);
-			if (i < 0) {
+			if (i >= 0) {
+				vgic_lr_load(c, dist, v->vcpu_id, irq, i);
+			} else if (!vgic_lr_preempt(c, dist, v->vcpu_id, irq)) {
 				more = true;
 				break;
 			}
-			vgic_lr_load(c, dist, v->vcpu_id, irq, i);
 		}
 		for (w = 0U; w < VGIC_NR_WORDS && !more; w++) {
 			more = (c->pending.w[w] & en.w[w]) != 0U && vgic_lr_count(&c->lrs) >= nr;
