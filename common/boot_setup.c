@@ -91,7 +91,6 @@ static int boot_place(const struct fdt *f)
 			if (fixed != (pass == 0U)) {
 				continue;
 			}
-			(void)fdt_node_path(f, c->node[i], path, sizeof(path));
 			if (fixed) {
 				rc = mm_boot_claim(d->mem_maddr, d->mem_bytes);
 			} else {
@@ -100,6 +99,7 @@ static int boot_place(const struct fdt *f)
 			if (rc == 0) {
 				continue;
 			}
+			(void)fdt_node_path(f, c->node[i], path, sizeof(path));
 			free = mm_boot_free_bytes(&big);
 			if (fixed) {
 				printk("bulkhead: config: %s: RAM 0x%llx-0x%llx (bulkhead,memory-base) "

@@ -4,8 +4,8 @@
  * into its RAM, and its own device tree written with the layout a Xen 4.17
  * dom0less domU gets, placed where Xen places it, so a domU image runs
  * unchanged. Partition RAM and modules are reached only through
- * map_domain_page() (no direct map with XPFO), one page at a time through a
- * per-CPU bounce buffer: one mapping slot is all this needs. Runs at boot
+ * map_domain_page() (no direct map with XPFO), a source and a destination
+ * page at a time (arch/arm gives each CPU at least two slots). Runs at boot
  * and again on restart (modules stay reserved for that).
  */
 #include <bulkhead/domain.h>
@@ -26,7 +26,6 @@
 #define PPI_FLAGS       U(0xf08)       /* all CPUs, level-low: as Xen writes it */
 
 static uint8_t guest_dt[CONFIG_NR_CPUS][DOMAIN_DT_MAX] __attribute__((aligned(8)));
-static uint8_t bounce[CONFIG_NR_CPUS][PAGE_SIZE] __attribute__((aligned(8)));
 static uint32_t build_gic_version =
 #if defined(CONFIG_GICV2) && CONFIG_GICV2
 	2U;
@@ -76,21 +75,26 @@ static void mod_read(paddr_t ma, void *dst, uint64_t len)
 
 static int dom_copy_module(struct domain *d, uint64_t off, const struct boot_module *m)
 {
-	uint8_t *buf = bounce[arch_cpu_id() % CONFIG_NR_CPUS];
 	uint64_t done = 0U;
-	int rc = 0;
 
 	if ((off > d->ram_bytes) || (m->size > d->ram_bytes - off)) {
 		return -XEN_EINVAL;
 	}
-	while ((done < m->size) && (rc == 0)) {
-		paddr_t ma = m->start + done;
-		uint64_t n = MIN(m->size - done, PAGE_SIZE - PAGE_OFFSET_OF(ma));
-		mod_read(ma, buf, n);
-		rc = dom_write(d, off + done, buf, n);
+	while (done < m->size) {
+		paddr_t src = m->start + done;
+		paddr_t dst = d->ram_maddr + off + done;
+		uint64_t n = MIN(m->size - done, PAGE_SIZE - PAGE_OFFSET_OF(src));
+		const uint8_t *s;
+		uint8_t *t;
+		n = MIN(n, PAGE_SIZE - PAGE_OFFSET_OF(dst));
+		s = map_domain_page(maddr_to_mfn(src));
+		t = map_domain_page(maddr_to_mfn(dst));
+		(void)memcpy(t + PAGE_OFFSET_OF(dst), s + PAGE_OFFSET_OF(src), n);
+		unmap_domain_page(t);
+		unmap_domain_page((void *)s);
 		done += n;
 	}
-	return rc;
+	return 0;
 }
 
 static uint64_t le64(const uint8_t *p)
@@ -325,8 +329,10 @@ int domain_load(struct domain *d)
 		printk("bulkhead: %s: no room for the device tree and ramdisk\n", d->cfg.name);
 		return rc;
 	}
-	if (domain_build_dt(d, dt, DOMAIN_DT_MAX, d->ram_gpa + modbase + (uint64_t)dtlen) !=
-	    dtlen) {
+	/* Only the initrd addresses change, and they are there only with a ramdisk. */
+	if ((d->cfg.ramdisk.size != 0U) &&
+	    (domain_build_dt(d, dt, DOMAIN_DT_MAX, d->ram_gpa + modbase + (uint64_t)dtlen) !=
+	     dtlen)) {
 		return -XEN_EINVAL;
 	}
 	rc = dom_copy_module(d, kern_off, &d->cfg.kernel);

@@ -106,10 +106,13 @@ static int fdt_tok_read(const struct fdt *f, uint32_t off, struct fdt_tok *t)
 		if ((t->len > (room - 8U)) || (t->nameoff >= f->size_strings)) {
 			return -FDT_ERR_TRUNCATED;
 		}
-		slen = fdt_strlen_in(f->blob + f->off_strings + t->nameoff,
-				     f->size_strings - t->nameoff);
-		if (slen >= (f->size_strings - t->nameoff)) {
-			return -FDT_ERR_TRUNCATED;
+		/* The terminating NUL of each name was found by fdt_open(). */
+		if (!f->validated) {
+			slen = fdt_strlen_in(f->blob + f->off_strings + t->nameoff,
+					     f->size_strings - t->nameoff);
+			if (slen >= (f->size_strings - t->nameoff)) {
+				return -FDT_ERR_TRUNCATED;
+			}
 		}
 		t->next = off + 12U + FDT_ALIGN4(t->len);
 		break;
@@ -184,6 +187,7 @@ int fdt_open(struct fdt *f, const void *blob, size_t buf_size)
 	const uint8_t *h = blob;
 	uint32_t version;
 	uint32_t last_comp;
+	int rc;
 
 	(void)memset(f, 0, sizeof(*f));
 	if ((blob == NULL) || (buf_size < FDT_HEADER_SIZE) || (fdt_be32(h) != FDT_MAGIC)) {
@@ -213,7 +217,9 @@ int fdt_open(struct fdt *f, const void *blob, size_t buf_size)
 	    (f->size_struct < 4U)) {
 		return -FDT_ERR_BADHEADER;
 	}
-	return fdt_validate_struct(f);
+	rc = fdt_validate_struct(f);
+	f->validated = (rc == 0);
+	return rc;
 }
 
 int fdt_mem_rsv(const struct fdt *f, unsigned int i, uint64_t *addr, uint64_t *size)

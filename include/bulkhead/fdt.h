@@ -46,6 +46,7 @@ struct fdt {
 	uint32_t off_strings;
 	uint32_t size_strings;
 	uint32_t off_rsvmap;
+	bool validated;        /* every property name offset checked once */
 };
 
 uint32_t fdt_be32(const void *p);
