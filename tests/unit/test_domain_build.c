@@ -231,6 +231,35 @@ static void test_load_image_and_ramdisk(void **state)
 	}
 }
 
+VERIFIES(REQ-BOOT-031)
+static void test_reload_and_misaligned_copy(void **state)
+{
+	struct domain *d;
+	uint8_t *g;
+
+	(void)state;
+	reset_machine();
+	/* Source and destination split pages at different offsets. */
+	fill_pattern(MIB(300) + 0xf00U, 0x5432U, 21U);
+	make_image(MIB(300) + 0xf00U, 0x80010U, 0x6000U);
+	d = make_domain(MIB(16), 1U, MIB(300) + 0xf00U, 0x5432U);
+	assert_int_equal(domain_load(d), 0);
+	assert_int_equal(d->kernel_entry, GUEST_RAM0_BASE + 0x80010U);
+	for (uint64_t off = 0U; off < 0x5432U; off++) {
+		g = harness_gpa(d, GUEST_RAM0_BASE + 0x80010U + off);
+		if (*g != ram[MIB(300) + 0xf00U + off]) {
+			fail_msg("byte %#llx differs", (unsigned long long)off);
+		}
+	}
+	/* A restart loads again: the scribbled kernel and tree come back. */
+	memset(harness_gpa(d, GUEST_RAM0_BASE + 0x80010U), 0, 0x100U);
+	memset(harness_gpa(d, d->dtb_gpa), 0, 0x40U);
+	assert_int_equal(domain_load(d), 0);
+	assert_memory_equal(harness_gpa(d, GUEST_RAM0_BASE + 0x80010U), &ram[MIB(300) + 0xf00U],
+			    0x100U);
+	assert_int_equal(fdt_header_size(harness_gpa(d, d->dtb_gpa)) > 0U, 1);
+}
+
 VERIFIES(REQ-BOOT-033)
 static void test_dtb_placement_rules(void **state)
 {
@@ -591,6 +620,7 @@ int main(void)
 		cmocka_unit_test(test_mm_boot_split_limit),
 		cmocka_unit_test(test_load_raw_kernel),
 		cmocka_unit_test(test_load_image_and_ramdisk),
+		cmocka_unit_test(test_reload_and_misaligned_copy),
 		cmocka_unit_test(test_dtb_placement_rules),
 		cmocka_unit_test(test_guest_dt_layout_gicv3),
 		cmocka_unit_test(test_guest_dt_gicv2_plain),
