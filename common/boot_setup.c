@@ -58,6 +58,22 @@ static int boot_reserve(const struct fdt *f, const void *dtb, const struct boot_
 	}
 	for (i = 0U; (rc == 0) && (i < c->nr_domains); i++) {
 		const struct domain_config *d = &c->dom[i];
+		const struct boot_module *mods[3] = { &d->kernel, &d->ramdisk, &d->dtb };
+		unsigned int k;
+		for (k = 0U; k < 3U; k++) {
+			if (mem_range_overlap(mods[k]->start, mods[k]->size, m->hyp_start,
+					      m->hyp_end - m->hyp_start)) {
+				char path[96];
+				(void)fdt_node_path(f, c->node[i], path, sizeof(path));
+				printk("bulkhead: config: %s: module 0x%llx-0x%llx overlaps the "
+				       "hypervisor image 0x%llx-0x%llx\n", path,
+				       (unsigned long long)mods[k]->start,
+				       (unsigned long long)(mods[k]->start + mods[k]->size - 1U),
+				       (unsigned long long)m->hyp_start,
+				       (unsigned long long)(m->hyp_end - 1U));
+				return -XEN_EINVAL;
+			}
+		}
 		rc = mm_boot_reserve(d->kernel.start, d->kernel.size);
 		if ((rc == 0) && (d->ramdisk.size != 0U)) {
 			rc = mm_boot_reserve(d->ramdisk.start, d->ramdisk.size);

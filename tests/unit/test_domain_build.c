@@ -547,7 +547,7 @@ static void test_boot_setup_xen_anchor(void **state)
 	assert_int_equal(d1->state, DOMAIN_RUNNING);
 }
 
-VERIFIES(REQ-BOOT-027, REQ-BOOT-035, REQ-BOOT-022)
+VERIFIES(REQ-BOOT-027, REQ-BOOT-035, REQ-BOOT-022, REQ-BOOT-023)
 static void test_boot_setup_errors(void **state)
 {
 	struct boot_machine m = machine(1U);
@@ -583,6 +583,16 @@ static void test_boot_setup_errors(void **state)
 	assert_true(boot_setup(anchor, &m) < 0);
 	assert_string_equal(host_console_text(), "bulkhead: config: /chosen/domU_a/"
 			    "module@50000000: module 0x50000000-0x500030cf is outside RAM\r\n");
+
+	/* A kernel module on top of the hypervisor image. */
+	harness_reset();
+	anchor_patched();
+	m.hyp_start = ma(MIB(400) + 0x1000U);
+	m.hyp_end = ma(MIB(400) + 0x2000U);
+	assert_true(boot_setup(anchor, &m) < 0);
+	assert_non_null(strstr(host_console_text(), "bulkhead: config: /chosen/domU_a: module "));
+	assert_non_null(strstr(host_console_text(), "overlaps the hypervisor image"));
+	m = machine(4U);
 
 	/* Not a device tree at all. */
 	harness_reset();
