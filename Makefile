@@ -47,7 +47,11 @@ board_defconfig = $(SRCTREE)/boards/$(firstword $(subst -, ,$(1)))/$(patsubst $(
 $(BUILD)/.config:
 	$(Q)$(MAKE) --no-print-directory $(DEFAULT_DEFCONFIG)
 
+# olddefconfig first: a symbol or choice entry added since .config was written
+# takes its default instead of stopping silentoldconfig at a prompt.
 $(BUILD)/include/generated/autoconf.h: $(BUILD)/.config Kconfig $(wildcard */Kconfig */*/Kconfig)
+	$(Q)cd $(BUILD) && srctree=$(SRCTREE) KCONFIG_CONFIG=.config \
+		kconfig-conf -s --olddefconfig $(SRCTREE)/Kconfig < /dev/null
 	$(Q)cd $(BUILD) && srctree=$(SRCTREE) KCONFIG_CONFIG=.config \
 		kconfig-conf --silentoldconfig $(SRCTREE)/Kconfig
 

@@ -40,9 +40,22 @@ $(IMAGE_DIR)/image/system.dtb: $$(IMAGE_DTSI) tools/qemu/mkdtb.sh guests FORCE
 	$(Q)sed -n 's/^loader,file=\([^,]*\),addr=\([^,]*\),.*/\2 \1/p' $(@:.dtb=.loader) \
 		> $(IMAGE_MODULES)
 $(IMAGE_MODULES): $(IMAGE_DTB)
+else ifneq ($(CONFIG_BOARD),)
+# Hardware boards: dts/<board>.dts is the whole system device tree (hardware
+# and /chosen, with fixed module addresses), dts/<board>.modules names the
+# partition image at each address. Partition images are board-independent.
+image_board := $(patsubst "%",%,$(CONFIG_BOARD))
+IMAGE_SHRINK := -S
+IMAGE_DTB ?= $(IMAGE_DIR)/image/system.dtb
+IMAGE_MODULES ?= $(IMAGE_DIR)/image/system.modules
+$(IMAGE_DIR)/image/system.dtb: dts/$(image_board).dts FORCE
+	@mkdir -p $(dir $@)
+	$(Q)dtc -I dts -O dtb -o $@ $<
+$(IMAGE_DIR)/image/system.modules: dts/$(image_board).modules guests
+	@mkdir -p $(dir $@)
+	$(Q)sed -n 's|^\(0x[0-9a-fA-F]*\)[[:space:]]\{1,\}\([A-Za-z0-9_-]\{1,\}\)$$|\1 $(GUEST_DIR)/\2.bin|p' \
+		$< > $@
 endif
-IMAGE_DTB ?= $(IMAGE_DIR)/system.dtb
-IMAGE_MODULES ?= $(IMAGE_DIR)/modules.txt
 
 IMAGE_ITS := $(IMAGE_DIR)/bulkhead.its
 IMAGE_ITB := $(IMAGE_DIR)/bulkhead.itb
@@ -82,7 +95,7 @@ $(IMAGE_ITS): $(IMAGE_HYP) $(IMAGE_DTB) $(IMAGE_MODULES) FORCE
 		(CONFIG_HYP_LOAD_ADDR unset; pass IMAGE_HYP_ADDR=)"; exit 1; }
 	$(Q)tools/image/mkits.sh -o $@ -H $(IMAGE_HYP) -a $(IMAGE_HYP_ADDR) -d $(IMAGE_DTB) \
 		$(if $(wildcard $(IMAGE_MODULES)),-m $(IMAGE_MODULES)) \
-		$(if $(IMAGE_SIGN),-k $(KEY_NAME)) -A $(IMAGE_DIR)/fit-addr
+		$(if $(IMAGE_SIGN),-k $(KEY_NAME)) -A $(IMAGE_DIR)/fit-addr $(IMAGE_SHRINK)
 
 $(IMAGE_ITB): $(IMAGE_ITS)
 ifdef IMAGE_SIGN

@@ -1,9 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* PL011 UART: the hypervisor's console (polled output, interrupt-driven input). */
+#include <bulkhead/config.h>
+
+#if CONFIG_UART_PL011
 #include <bulkhead/arch.h>
 #include <bulkhead/board.h>
 #include <bulkhead/console.h>
 #include <asm/gic_seam.h>
+#include <asm/setup.h>
 
 #define UART_DR   U(0x00)
 #define UART_FR   U(0x18)
@@ -38,7 +42,7 @@ void arch_console_putc(char c)
 	*uart_reg(UART_DR) = (uint32_t)(unsigned char)c;
 }
 
-void pl011_init(void)
+void uart_init(void)
 {
 	/* Firmware (or QEMU) chose the baud rate: keep it, enable FIFOs, 8N1. */
 	*uart_reg(UART_LCRH) = LCRH_FEN | LCRH_WLEN8;
@@ -58,9 +62,11 @@ static void pl011_irq(unsigned int intid)
 	*uart_reg(UART_ICR) = IMSC_RXIM | IMSC_RTIM;
 }
 
-void pl011_enable_rx_irq(void)
+void uart_enable_rx_irq(void)
 {
 	if (gic_route_irq(board.uart_irq, pl011_irq) == 0) {
 		*uart_reg(UART_IMSC) = IMSC_RXIM | IMSC_RTIM;
 	}
 }
+
+#endif /* CONFIG_UART_PL011 */

@@ -40,14 +40,14 @@ struct vcpu *arch_current_vcpu(void)
 __noreturn void arch_setup(paddr_t dtb)
 {
 	percpu_init(0U);
-	pl011_init();
+	uart_init();
 	printk("\nBulkhead hypervisor: %s, GICv%u, %u CPUs, EL2 MMU on%s\n", board.name,
 	       board.gic_version, board.nr_cpus, CONFIG_XPFO ? ", XPFO" : "");
 	timer_init();
 	gic_init();
 	gic_cpu_init();
 	timer_cpu_init();
-	pl011_enable_rx_irq();
+	uart_enable_rx_irq();
 	write_atomic(&pcpus[0].online, true);
 	start_hypervisor((const void *)(uintptr_t)dtb);
 }

@@ -3,7 +3,7 @@
 # Writes the FIT source (.its) for bulkhead.itb from the system device tree.
 #
 #   mkits.sh -o OUT.its -H HYP.bin -a HYP_ADDR -d SYSTEM.dtb [-m MANIFEST]
-#            [-k KEY_NAME] [-A FIT_ADDR_FILE]
+#            [-k KEY_NAME] [-A FIT_ADDR_FILE] [-S]
 #
 # The system DT is the single source of truth for where each dom0less
 # module lives: every /chosen/<domain>/<node> whose compatible starts with
@@ -14,12 +14,15 @@
 # relative FILE is relative to the manifest's directory).
 # FIT_ADDR_FILE receives the RAM address boot.scr loads the FIT to: the first
 # 2 MiB boundary above every load, so bootm never overlaps what it copies.
+# -S shrinks each module's reg size in SYSTEM.dtb (in place) to its file's
+# size, so a board tree can reserve room for a module in its source and
+# still tell the hypervisor the exact image size, as with -kernel.
 set -euo pipefail
 
 die() { echo "mkits: $*" >&2; exit 1; }
 
-out= hyp= hyp_addr= dtb= manifest= key= fit_addr_file=
-while getopts "o:H:a:d:m:k:A:" opt; do
+out= hyp= hyp_addr= dtb= manifest= key= fit_addr_file= shrink=
+while getopts "o:H:a:d:m:k:A:S" opt; do
 	case $opt in
 	o) out=$OPTARG ;;
 	H) hyp=$OPTARG ;;
@@ -28,6 +31,7 @@ while getopts "o:H:a:d:m:k:A:" opt; do
 	m) manifest=$OPTARG ;;
 	k) key=$OPTARG ;;
 	A) fit_addr_file=$OPTARG ;;
+	S) shrink=1 ;;
 	*) die "usage: see the header of $0" ;;
 	esac
 done
@@ -93,6 +97,12 @@ for dom in $(fdtget -l "$dtb" /chosen 2>/dev/null); do
 		[ -n "$f" ] || die "$mpath: no file for the module at $addr (add '$addr FILE' to the manifest)"
 		fsize=$(size_of "$f")
 		[ "$fsize" -le "$size" ] || die "$mpath: $f is $fsize bytes, larger than its reg size $size"
+		if [ -n "$shrink" ] && [ "$fsize" -ne "$size" ]; then
+			cells_out=("${reg[@]:0:ac}")
+			[ "$sc" -eq 2 ] && cells_out+=($((fsize >> 32)))
+			cells_out+=($((fsize & 0xffffffff)))
+			fdtput -t u "$dtb" "$mpath" reg "${cells_out[@]}" || die "$mpath: fdtput failed"
+		fi
 		regions+=("$addr $(hex $((addr + size))) $mpath")
 		unset "file_at[$addr]"
 		n=$((n + 1))

@@ -9,8 +9,13 @@
 struct vcpu;
 
 void arch_setup(paddr_t dtb);
-void pl011_init(void);
-void pl011_enable_rx_irq(void);
+/*
+ * Console UART driver, one per build (boards/Kconfig CONFIG_UART_*:
+ * arch/arm/pl011.c, uart_scif.c, uart_lpuart.c). Each also provides
+ * arch_console_putc(). Firmware set the line up: init keeps its baud rate.
+ */
+void uart_init(void);
+void uart_enable_rx_irq(void);
 void timer_init(void);
 void timer_cpu_init(void);
 /* Arm the EL2 physical timer (CNTHP) for an absolute time; 0 disarms. */
