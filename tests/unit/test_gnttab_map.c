@@ -320,6 +320,44 @@ static void test_flag_flipping_guest_cannot_livelock(void **state)
 	print_message("# flipping guest: %u mapped, %u refused\n", ok, failed);
 }
 
+/* The documented order is enforced: a table lock inside a maptrack lock panics. */
+static void table_lock_inside_maptrack(void *arg)
+{
+	(void)arg;
+	spin_lock(&d2->vcpu[0].gnttab.maptrack_list.lock);
+	read_lock(&d1->gt.lock);
+}
+
+VERIFIES(REQ-GNT-016)
+static void test_lock_order_checked_and_clean(void **state)
+{
+	struct gnttab_copy *c;
+	uint32_t h;
+
+	(void)state;
+	harness_gnt_grant(d1, 8, 2, gnt_page_gfn(10), GTF_permit_access);
+	assert_int_equal(gnt_map(&d2->vcpu[0], 1, 8, GNTMAP_host_map, GNT_ADDR(0), &h, NULL),
+			 GNTST_okay);
+	assert_int_equal(lock_check_depth(), 0);
+	c = harness_gpa(d2, GNT_ARGS);
+	memset(c, 0, sizeof(*c));
+	c->source.domid = 1;
+	c->source.u.ref = 8;
+	c->dest.domid = 1;
+	c->dest.u.ref = 8;
+	c->dest.offset = 64;
+	c->len = 8;
+	c->flags = GNTCOPY_source_gref | GNTCOPY_dest_gref;
+	assert_int_equal(gnt_op(&d2->vcpu[0], GNTTABOP_copy, GNT_ARGS, 1), 0);
+	assert_int_equal(c->status, GNTST_okay);
+	assert_int_equal(lock_check_depth(), 0);
+	assert_int_equal(gnt_unmap(&d2->vcpu[0], GNT_ADDR(0), h, 0), GNTST_okay);
+	assert_int_equal(lock_check_depth(), 0);
+	assert_true(harness_expect_panic(table_lock_inside_maptrack, NULL));
+	assert_non_null(strstr(host_console_text(), "gnttab taken while holding maptrack"));
+	lock_check_reset();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -333,6 +371,7 @@ int main(void)
 		cmocka_unit_test_setup(test_in_use_grant_cannot_be_revoked, setup),
 		cmocka_unit_test_setup(test_second_mapper_refused_while_pinned, setup),
 		cmocka_unit_test_setup(test_flag_flipping_guest_cannot_livelock, setup),
+		cmocka_unit_test_setup(test_lock_order_checked_and_clean, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
