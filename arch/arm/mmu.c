@@ -60,7 +60,9 @@ static uint64_t hyp_pt_pool[HYP_PT_PAGES][512] __page_aligned;
 static unsigned int hyp_pt_used;
 static uint64_t *slot_l3;
 static uint64_t *global_l3;
+#if CONFIG_XPFO
 static uint64_t global_used[(CONFIG_GLOBAL_MAP_SLOTS + 63) / 64];
+#endif
 
 static uint64_t *pt_alloc(void)
 {
@@ -379,4 +381,51 @@ void arch_dcache_maintain(const void *va, size_t len, bool clean, bool inval)
 		}
 	}
 	dsb_ish();
+}
+
+#if CONFIG_XPFO
+static bool el2_va_mapped(uint64_t va)
+{
+	uint64_t par;
+
+	__asm__ volatile("at s1e2r, %0" ::"r"(va) : "memory");
+	isb();
+	par = sysreg_read(par_el1);
+	return (par & 1U) == 0U;
+}
+#endif
+
+/*
+ * Boot self-check of exclusive page ownership: RAM just below the image,
+ * just above it (where partitions are placed) and at the top of each bank
+ * must not translate at EL2.
+ */
+void mmu_xpfo_selfcheck(void)
+{
+#if CONFIG_XPFO
+	uint64_t probes[2U + (2U * BOARD_MAX_BANKS)];
+	unsigned int n = 0U;
+	unsigned int i;
+
+	/* Positive control: the probe itself must see the image. */
+	if (!el2_va_mapped((uint64_t)(uintptr_t)_start)) {
+		panic("bulkhead: XPFO self-check: AT S1E2R does not see the image");
+	}
+	probes[n++] = ((uint64_t)(uintptr_t)_start - PAGE_SIZE);
+	probes[n++] = ROUND_UP((uint64_t)(uintptr_t)_end, SZ_2M);
+	for (i = 0U; (i < board.nr_banks) && (i < BOARD_MAX_BANKS); i++) {
+		probes[n++] = board.banks[i].base;
+		probes[n++] = board.banks[i].base + board.banks[i].size - PAGE_SIZE;
+	}
+	for (i = 0U; i < n; i++) {
+		if (maddr_in_ram(probes[i]) && el2_va_mapped(probes[i]) &&
+		    ((probes[i] < (uint64_t)(uintptr_t)_start) ||
+		     (probes[i] >= (uint64_t)(uintptr_t)_end))) {
+			/* Only the DTB may be mapped outside the image; it is never at a probe. */
+			panic("bulkhead: XPFO: RAM at 0x%llx is mapped at EL2",
+			      (unsigned long long)probes[i]);
+		}
+	}
+	printk("bulkhead: XPFO: partition RAM is not mapped at EL2 (%u probes)\n", n);
+#endif
 }

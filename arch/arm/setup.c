@@ -5,6 +5,7 @@
 #include <bulkhead/console.h>
 #include <bulkhead/atomic.h>
 #include <asm/gic_seam.h>
+#include <asm/mmu.h>
 #include <asm/percpu.h>
 #include <asm/setup.h>
 
@@ -37,12 +38,19 @@ struct vcpu *arch_current_vcpu(void)
 	return this_pcpu()->cur_vcpu;
 }
 
+#if CONFIG_XPFO
+#define XPFO_BANNER ", XPFO"
+#else
+#define XPFO_BANNER ""
+#endif
+
 __noreturn void arch_setup(paddr_t dtb)
 {
 	percpu_init(0U);
 	uart_init();
 	printk("\nBulkhead hypervisor: %s, GICv%u, %u CPUs, EL2 MMU on%s\n", board.name,
-	       board.gic_version, board.nr_cpus, CONFIG_XPFO ? ", XPFO" : "");
+	       board.gic_version, board.nr_cpus, XPFO_BANNER);
+	mmu_xpfo_selfcheck();
 	timer_init();
 	gic_init();
 	gic_cpu_init();

@@ -24,6 +24,8 @@
 void mmu_map_device(paddr_t pa, uint64_t size);
 /* Clean data cache lines of [va, va+size) to the point of coherency. */
 void cache_clean_range(const void *va, uint64_t size);
+/* Boot: check that no partition RAM translates at EL2 (CONFIG_XPFO). */
+void mmu_xpfo_selfcheck(void);
 #endif
 
 #endif
