@@ -27,9 +27,9 @@ HYP_ASFLAGS := -D__ASSEMBLER__ -march=armv8-a -g
 HYP_LDFLAGS := -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
 	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments
 
-.PHONY: hyp image
+.PHONY: hyp
 all: hyp
-hyp image: $(BUILD)/bulkhead.bin $(BUILD)/compile_commands.json
+hyp: $(BUILD)/bulkhead.bin $(BUILD)/compile_commands.json
 
 $(HYP_DIR)/%.o: %.c $(BUILD)/include/generated/autoconf.h
 	@mkdir -p $(dir $@)
