@@ -76,11 +76,14 @@ endif
 IMAGE_SIGN := 1
 endif
 
-# `image` configures and builds the hypervisor first (arch/arm/arm.mk adds
-# those prerequisites), then a fresh make reads the configuration it wrote.
-# `image-files` builds from whatever the IMAGE_* variables name.
+# `image` configures first, then builds in fresh makes that read the
+# configuration just written (which board.c, which UART driver), as `make run`
+# does. `image-files` builds from whatever the IMAGE_* variables name.
 .PHONY: image image-files run-uboot FORCE
 image:
+	$(Q)bash ci/deps.sh
+	$(Q)$(MAKE) --no-print-directory olddefconfig
+	$(Q)$(MAKE) --no-print-directory hyp guests
 	$(Q)$(MAKE) --no-print-directory image-files
 
 image-files: $(IMAGE_ITB) $(IMAGE_SCR) $(IMAGE_SD)
