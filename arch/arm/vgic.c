@@ -144,20 +144,25 @@ static void vgic_lr_load(struct vgic_cpu *c, const struct vgic_dist *dist, unsig
 }
 
 /* A pending irq that is already in an LR: make that LR pending again. */
-static void vgic_lr_repend(struct vgic_cpu *c, unsigned int irq, int i)
+static void vgic_lr_repend(struct vgic_cpu *c, const struct vgic_dist *dist, unsigned int vcpu,
+			  unsigned int irq, int i)
 {
 	struct gic_lr lr;
 
 	gic_hw_read_lr((unsigned int)i, &lr);
+	if (lr.state == GIC_LR_INVALID) {
+		/* Finished but not yet released: reuse it for the new instance. */
+		c->lrs.hw &= ~(U(1) << (unsigned int)i);
+		vgic_lr_load(c, dist, vcpu, irq, i);
+		return;
+	}
 	if (lr.hw) {
 		return;   /* the physical interrupt is still active: it cannot be pending */
 	}
 	if (lr.state == GIC_LR_ACTIVE) {
 		lr.state = GIC_LR_PENDING_ACTIVE;
-	} else if (lr.state == GIC_LR_INVALID) {
-		lr.state = GIC_LR_PENDING;
+		gic_hw_write_lr((unsigned int)i, &lr);
 	}
-	gic_hw_write_lr((unsigned int)i, &lr);
 	vgic_set_del(&c->pending, irq);
 }
 
@@ -228,7 +233,7 @@ void vgic_flush_lrs(struct vcpu *v)
 			if (((c->lrs.used >> n) & 1U) != 0U &&
 			    vgic_set_has(&c->pending, c->lrs.irq[n]) &&
 			    vgic_set_has(&en, c->lrs.irq[n])) {
-				vgic_lr_repend(c, c->lrs.irq[n], (int)n);
+				vgic_lr_repend(c, dist, v->vcpu_id, c->lrs.irq[n], (int)n);
 			}
 		}
 		for (n = 0U; n < nr; n++) {
