@@ -23,6 +23,7 @@ HYP_CFLAGS := -std=c11 -ffreestanding -fno-builtin-printf -Wall -Wextra -Werror 
 	-mgeneral-regs-only -mstrict-align -mno-outline-atomics -march=armv8-a \
 	-fno-stack-protector -fstack-usage -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 	-fno-pie -fno-pic -fno-common -ffunction-sections -fdata-sections
+HYP_CFLAGS += $(HYP_EXTRA_CFLAGS)
 HYP_ASFLAGS := -D__ASSEMBLER__ -march=armv8-a -g
 HYP_LDFLAGS := -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
 	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments

@@ -22,7 +22,7 @@ build() { # $1 = name, $2 = defconfig, $3.. = extra config lines
 	if make -s O="$dir" "$def" > "$OUT/$name-build.log" 2>&1 &&
 	   { [ $# -eq 0 ] || { printf '%s\n' "$@" >> "$dir/.config" &&
 	     make -s O="$dir" olddefconfig < /dev/null >> "$OUT/$name-build.log" 2>&1; }; } &&
-	   make -s -j2 O="$dir" hyp >> "$OUT/$name-build.log" 2>&1; then
+	   make -s -j2 O="$dir" HYP_EXTRA_CFLAGS=-fcallgraph-info=su hyp >> "$OUT/$name-build.log" 2>&1; then
 		pass "arm/build-$name"
 		return 0
 	fi
@@ -68,6 +68,16 @@ PY
 		pass arm/stack-frames
 	else
 		fail arm/stack-frames "largest frame: ${worst:-none}"
+	fi
+	# Whole call chains from every EL2 entry point, indirect calls included.
+	python3 tools/stack/depth.py "$1/hyp" > "$OUT/stack-depth.txt" 2>&1
+	worst=$(sed -n 's/^worst: //p' "$OUT/stack-depth.txt")
+	echo "deepest EL2 call chain: ${worst:-?} bytes of $(sed -n 's/^CONFIG_STACK_SIZE=//p' "$1/.config")"
+	if [ -n "$worst" ] && [ "$worst" -gt 0 ] && ! grep -q RECURSION "$OUT/stack-depth.txt" &&
+	   [ "$worst" -lt $(( $(sed -n 's/^CONFIG_STACK_SIZE=//p' "$1/.config") / 2 )) ]; then
+		pass arm/stack-depth
+	else
+		fail arm/stack-depth "see $OUT/stack-depth.txt"
 	fi
 }
 
