@@ -21,7 +21,7 @@ HYP_CPPFLAGS := -nostdinc -isystem $(shell $(HYP_CC) -print-file-name=include) \
 	-I$(SRCTREE)/include -I$(SRCTREE)/arch/arm/include -I$(BUILD)/include
 HYP_CFLAGS := -std=c11 -ffreestanding -fno-builtin-printf -Wall -Wextra -Werror $(HYP_OPT) -g \
 	-mgeneral-regs-only -mstrict-align -mno-outline-atomics -march=armv8-a \
-	-fno-stack-protector -fstack-usage -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-stack-protector -fstack-usage -fcallgraph-info=su -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
 	-fno-pie -fno-pic -fno-common -ffunction-sections -fdata-sections
 HYP_CFLAGS += $(HYP_EXTRA_CFLAGS)
 HYP_ASFLAGS := -D__ASSEMBLER__ -march=armv8-a -g
@@ -32,11 +32,11 @@ HYP_LDFLAGS := -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
 all: hyp
 hyp: $(BUILD)/bulkhead.bin $(BUILD)/compile_commands.json
 
-$(HYP_DIR)/%.o: %.c $(BUILD)/include/generated/autoconf.h
+$(HYP_DIR)/%.o: %.c $(BUILD)/include/generated/autoconf.h arch/arm/arm.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(HYP_CC) $(HYP_CPPFLAGS) $(HYP_CFLAGS) -MMD -MP -c $< -o $@
 
-$(HYP_DIR)/%.o: %.S $(BUILD)/include/generated/autoconf.h
+$(HYP_DIR)/%.o: %.S $(BUILD)/include/generated/autoconf.h arch/arm/arm.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(HYP_CC) $(HYP_CPPFLAGS) $(HYP_ASFLAGS) -MMD -MP -c $< -o $@
 

@@ -22,7 +22,7 @@ build() { # $1 = name, $2 = defconfig, $3.. = extra config lines
 	if make -s O="$dir" "$def" > "$OUT/$name-build.log" 2>&1 &&
 	   { [ $# -eq 0 ] || { printf '%s\n' "$@" >> "$dir/.config" &&
 	     make -s O="$dir" olddefconfig < /dev/null >> "$OUT/$name-build.log" 2>&1; }; } &&
-	   make -s -j2 O="$dir" HYP_EXTRA_CFLAGS=-fcallgraph-info=su hyp >> "$OUT/$name-build.log" 2>&1; then
+	   make -s -j2 O="$dir" hyp >> "$OUT/$name-build.log" 2>&1; then
 		pass "arm/build-$name"
 		return 0
 	fi
