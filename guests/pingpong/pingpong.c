@@ -6,6 +6,8 @@
  * bootargs: role=ping|pong peer=<domid> port=<static local port>
  *           mode=static|dynamic abi=2l|fifo iters=<n> tag=<label>
  *           role=flood: send on port as fast as possible for iters sends.
+ *           bound_ms=<n> (ping): fail if any round trip takes longer;
+ *           beat=<n> (ping): print a heartbeat line every n round trips.
  * mode=dynamic: ping allocates an unbound port for the peer and tells it
  * over the static channel's shared page (grant ref 8); pong binds to it.
  */
@@ -82,7 +84,9 @@ int test_main(void)
 	uint64_t iters = rt_arg_u64("iters", 100);
 	evtchn_port_t p;
 	uint64_t i;
-	uint64_t t0;
+	uint64_t t0, t1, rt_max = 0;
+	uint64_t bound = rt_arg_u64("bound_ms", 0);
+	uint64_t beat = rt_arg_u64("beat", 0);
 	long rc;
 	bool ping;
 
@@ -123,9 +127,17 @@ int test_main(void)
 	t0 = cntvct();
 	for (i = 0; i < iters; i++) {
 		if (ping) {
+			t1 = cntvct();
 			(void)evt_send(p);
 			if (!wait_or_fail(p, "pong")) {
 				return 1;
+			}
+			t1 = cntvct() - t1;
+			rt_max = (t1 > rt_max) ? t1 : rt_max;
+			if ((beat != 0U) && (((i + 1U) % beat) == 0U)) {
+				printf("%s: heartbeat %lu, max round trip %lu us\n", rt_tag(),
+				       (unsigned long)((i + 1U) / beat),
+				       (unsigned long)timer_ticks_to_us(rt_max));
 			}
 		} else {
 			if (!wait_or_fail(p, "ping")) {
@@ -138,6 +150,12 @@ int test_main(void)
 		uint64_t us = timer_ticks_to_us(cntvct() - t0);
 		printf("%s: %lu round trips OK, %lu us each\n", rt_tag(), (unsigned long)iters,
 		       (unsigned long)(us / (iters ? iters : 1)));
+		if (bound != 0U) {
+			us = timer_ticks_to_us(rt_max);
+			printf("%s: longest round trip %lu us, bound %lu ms%s\n", rt_tag(),
+			       (unsigned long)us, (unsigned long)bound,
+			       (us > bound * 1000U) ? ": FAIL stalled" : "");
+		}
 	}
 	if (p != sport) {
 		rc = evt_close(p);
