@@ -73,6 +73,7 @@ static bool evtchn_virq_trylock(struct domain *d, struct evtchn *chn)
 
 	for (i = 0U; i < EVTCHN_VIRQ_TRIES; i++) {
 #ifdef CONFIG_EVTCHN_LOCK_DOMAIN
+		(void)chn;
 		if (spin_trylock(&d->ev.lock)) {
 			return true;
 		}
