@@ -1,0 +1,8 @@
+# make bench-io: split block I/O (guests/blkback + blkfront) per mode, request
+# size and frontend count, Bulkhead and Xen 4.17 side by side (issue 7).
+# Writes $(BUILD)/bench/io.csv and io.png. Knobs (environment): REPS, REQS,
+# QD, MODES, SIZES, FES, XEN=0 (see tools/bench/io.sh).
+
+.PHONY: bench-io
+bench-io: run-build
+	$(Q)BUILD=$(BUILD) bash tools/bench/io.sh $(BUILD)/bench
