@@ -26,7 +26,8 @@ echo "bench-io: emulated wall-clock throughput is noisy; medians of $REPS runs"
 
 # Aggregate req/s of one run: the sum of every frontend's own rate.
 one_run() { # hyp dtsi nfe log
-	local hyp=$1 dtsi=$2 nfe=$3 log=$4 args=(-s 4 -t "$TIMEOUT" -l "$log")
+	local hyp=$1 dtsi=$2 nfe=$3 log=$4 args
+	args=(-s 4 -t "$TIMEOUT" -l "$log")
 	if [ "$hyp" = bulkhead ]; then
 		args+=(-k "${BUILD:-build}/bulkhead.bin")
 		tools/qemu/run.sh "${args[@]}" "$dtsi" > /dev/null 2>&1
@@ -79,7 +80,7 @@ gp="$WORK/io.gp"
 		plot="plot"
 		for hyp in "${hyps[@]}"; do
 			for mode in $MODES; do
-				plot+=" '$CSV' using (\$1 eq '$hyp' && \$2 eq '$mode' && \$4 == $size ? \$3 : 1/0):5 with linespoints title '$hyp $mode',"
+				plot+=" '$CSV' using (strcol(1) eq '$hyp' && strcol(2) eq '$mode' && \$4 == $size ? \$3 : 1/0):5 with linespoints title '$hyp $mode',"
 			done
 		done
 		echo "${plot%,}"
