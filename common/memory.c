@@ -12,18 +12,30 @@
 #include <public/memory.h>
 #include <public/errno.h>
 
-/* The shared_info page is the hypervisor's; it only appears in the p2m. */
+/*
+ * The shared_info page is the hypervisor's; it only appears in the p2m. Like
+ * Xen it may replace a RAM page (Linux puts it over a page it allocated);
+ * it never replaces a grant mapping or a grant-table frame, whose
+ * bookkeeping would be left stale (-EBUSY).
+ */
 int memory_map_shared_info(struct domain *d, gfn_t gfn)
 {
 	int rc;
 	gfn_t old;
+	mfn_t cur_mfn;
+	enum p2m_type cur_t;
 
 	spin_lock(&d->lock);
 	old = d->shared_info_gfn;
+	if ((gfn != old) && (p2m_lookup(&d->p2m, gfn, &cur_mfn, &cur_t) == 0) &&
+	    (cur_t != p2m_ram_rw) && (cur_t != p2m_ram_ro)) {
+		spin_unlock(&d->lock);
+		return -XEN_EBUSY;
+	}
 	if (old != INVALID_GFN) {
 		(void)p2m_clear_entry(&d->p2m, old, NULL, NULL);
 	}
-	rc = p2m_prealloc(&d->p2m, gfn, 1U);
+	rc = p2m_prepare_page(&d->p2m, gfn);
 	if (rc == 0) {
 		rc = p2m_set_entry(&d->p2m, gfn, maddr_to_mfn(virt_to_maddr(d->shared_info)),
 				   p2m_hyp_page, false);

@@ -163,6 +163,70 @@ int p2m_prealloc(struct p2m_domain *p2m, gfn_t gfn, uint64_t nr)
 	return rc;
 }
 
+/*
+ * Replace the 2 MiB block covering gfn by a last-level table with the same
+ * pages and attributes, so one page of it can change. Break-before-make:
+ * the block is removed and its TLB entries invalidated before the table
+ * goes in; a vCPU of the partition that faults in that window retries
+ * (p2m_fault_is_transient). Caller holds p2m->lock.
+ */
+static int p2m_split_block(struct p2m_domain *p2m, gfn_t gfn)
+{
+	uint64_t *l2 = p2m_walk(p2m, gfn, 2U, true);
+	uint64_t *slot;
+	uint64_t desc;
+	uint64_t *t;
+	unsigned int i;
+
+	if (l2 == NULL) {
+		return -XEN_ENOMEM;
+	}
+	slot = &l2[LEVEL_INDEX(gfn, 2U)];
+	desc = read_atomic(slot);
+	if ((desc & PTE_TYPE_MASK) != PTE_BLOCK) {
+		return 0; /* already a table, or nothing mapped */
+	}
+	t = p2m_alloc_table(p2m);
+	if (t == NULL) {
+		return -XEN_ENOMEM;
+	}
+	for (i = 0U; i < P2M_ENTRIES; i++) {
+		t[i] = (desc & ~(PTE_ADDR_MASK | PTE_TYPE_MASK)) |
+		       ((desc & PTE_ADDR_MASK) + ((uint64_t)i << PAGE_SHIFT)) | PTE_TABLE;
+	}
+	store_release(slot, 0U);
+	arch_tlb_flush_vmid(p2m->vmid);
+	store_release(slot, (virt_to_maddr(t) & PTE_ADDR_MASK) | PTE_TABLE);
+	return 0;
+}
+
+int p2m_prepare_page(struct p2m_domain *p2m, gfn_t gfn)
+{
+	int rc;
+
+	if ((gfn >> (P2M_IPA_BITS - PAGE_SHIFT)) != 0U) {
+		return -XEN_EINVAL;
+	}
+	spin_lock(&p2m->lock);
+	rc = p2m_split_block(p2m, gfn);
+	if ((rc == 0) && (p2m_walk(p2m, gfn, 3U, true) == NULL)) {
+		rc = -XEN_ENOMEM;
+	}
+	spin_unlock(&p2m->lock);
+	return rc;
+}
+
+bool p2m_fault_is_transient(struct p2m_domain *p2m, gfn_t gfn)
+{
+	mfn_t mfn;
+	enum p2m_type t;
+
+	/* Wait out any split in progress, then look again. */
+	spin_lock(&p2m->lock);
+	spin_unlock(&p2m->lock);
+	return (p2m_lookup(p2m, gfn, &mfn, &t) == 0) && (t != p2m_mmio_direct);
+}
+
 int p2m_set_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t,
 		  bool expect_empty)
 {

@@ -9,6 +9,7 @@
 #include <bulkhead/console.h>
 #include <bulkhead/hypercall.h>
 #include <bulkhead/mmio.h>
+#include <bulkhead/mm.h>
 #include <asm/gic_seam.h>
 #include <asm/percpu.h>
 #include <asm/setup.h>
@@ -151,6 +152,9 @@ static void handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
 		val = r->x[rt];
 	}
 	rc = mmio_dispatch(v, ipa, write, size, &val);
+	if ((rc == -XEN_ENOENT) && p2m_fault_is_transient(&v->domain->p2m, gaddr_to_gfn(ipa))) {
+		return; /* a block was being split under us: retry the access */
+	}
 	if (rc == -XEN_ENOENT) {
 		vcpu_crash(v, "stage-2 fault at 0x%llx", ipa, 0U);
 		return;
@@ -201,6 +205,10 @@ void guest_sync_handler(struct cpu_regs *r)
 		handle_dabt(v, r, esr);
 		break;
 	case EC_IABT_LOW:
+		if ((FSC_TYPE(iss & FSC_MASK) == FSC_TRANSLATION) &&
+		    p2m_fault_is_transient(&v->domain->p2m, gaddr_to_gfn(fault_ipa()))) {
+			break; /* retry the fetch */
+		}
 		vcpu_crash(v, "stage-2 fault at 0x%llx (instruction fetch, ESR 0x%llx)", fault_ipa(),
 			   esr);
 		break;

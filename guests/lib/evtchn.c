@@ -8,12 +8,19 @@ static volatile struct shared_info *shinfo;
 static bool use_fifo;
 static uint8_t fifo_control[EVT_PAGE] __attribute__((aligned(EVT_PAGE)));
 static uint32_t fifo_array[EVT_PAGE / 4U] __attribute__((aligned(EVT_PAGE)));
+/* With bootarg shinfo=ram, shared_info replaces this RAM page (as Linux does). */
+static uint8_t shinfo_ram[EVT_PAGE] __attribute__((aligned(EVT_PAGE)));
 
 long evt_setup(bool fifo)
 {
 	/* shared_info goes in the last page of the grant window, clear of frames. */
 	uint64_t si = rt.gnttab_base + rt.gnttab_size - EVT_PAGE;
+	char where[8] = "";
 	long rc;
+
+	if (rt_arg("shinfo", where, sizeof(where)) && (where[0] == 'r')) {
+		si = (uint64_t)(uintptr_t)shinfo_ram;
+	}
 
 	if (!rt.has_hypervisor_node) {
 		return -XEN_ENODEV;

@@ -46,6 +46,14 @@ int p2m_map_range(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, uint64_t nr,
 /* Make sure last-level tables exist for [gfn, gfn+nr). */
 int p2m_prealloc(struct p2m_domain *p2m, gfn_t gfn, uint64_t nr);
 /*
+ * Make gfn individually mappable: split a 2 MiB block that covers it and
+ * make sure its last-level table exists (static pool; shared_info placed
+ * over a RAM page, as Linux does).
+ */
+int p2m_prepare_page(struct p2m_domain *p2m, gfn_t gfn);
+/* A translation fault at gfn that a concurrent split explains: retry it. */
+bool p2m_fault_is_transient(struct p2m_domain *p2m, gfn_t gfn);
+/*
  * Set one 4 KiB entry where the last-level table exists. With expect_empty
  * the call fails with -EBUSY if an entry is already present.
  */

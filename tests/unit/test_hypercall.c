@@ -189,6 +189,58 @@ static void test_add_to_physmap_shared_info(void **state)
 			 -XEN_ENOSYS);
 }
 
+VERIFIES(REQ-MEM-002)
+static void test_shared_info_over_ram_page(void **state)
+{
+	paddr_t p = harness_ram(2, 256);
+	struct xen_add_to_physmap *x = harness_gpa(d1, p);
+	gfn_t gfn = (GUEST_RAM0_BASE >> 12) + 0x10; /* inside a 2 MiB RAM block */
+	mfn_t mfn;
+	mfn_t next_before;
+	mfn_t next_after;
+	enum p2m_type t;
+
+	(void)state;
+	assert_int_equal(p2m_lookup(&d1->p2m, gfn + 1, &next_before, &t), 0);
+	x->domid = DOMID_SELF;
+	x->space = XENMAPSPACE_shared_info;
+	x->idx = 0;
+	x->gpfn = gfn;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), 0);
+	assert_int_equal(p2m_lookup(&d1->p2m, gfn, &mfn, &t), 0);
+	assert_int_equal(t, p2m_hyp_page);
+	assert_ptr_equal(maddr_to_virt(mfn << 12), d1->shared_info);
+	/* The rest of the block still maps the same RAM. */
+	assert_int_equal(p2m_lookup(&d1->p2m, gfn + 1, &next_after, &t), 0);
+	assert_int_equal(next_after, next_before);
+	assert_int_equal(t, p2m_ram_rw);
+	assert_true(p2m_fault_is_transient(&d1->p2m, gfn + 1));
+	assert_false(p2m_fault_is_transient(&d1->p2m, 0x1000));
+}
+
+VERIFIES(REQ-MEM-003)
+static void test_shared_info_never_over_grant_frame(void **state)
+{
+	paddr_t p = harness_ram(2, 256);
+	struct xen_add_to_physmap *x = harness_gpa(d1, p);
+	gfn_t gfn = GUEST_GNTTAB_BASE >> 12;
+
+	(void)state;
+	x->domid = DOMID_SELF;
+	x->space = XENMAPSPACE_grant_table;
+	x->idx = 0;
+	x->gpfn = gfn;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), 0);
+	x->space = XENMAPSPACE_shared_info;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), -XEN_EBUSY);
+	x->gpfn = gfn + 1;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -200,6 +252,8 @@ int main(void)
 		cmocka_unit_test_setup(test_sched_shutdown, setup),
 		cmocka_unit_test_setup(test_hvm_get_param, setup),
 		cmocka_unit_test_setup(test_add_to_physmap_shared_info, setup),
+		cmocka_unit_test_setup(test_shared_info_over_ram_page, setup),
+		cmocka_unit_test_setup(test_shared_info_never_over_grant_frame, setup),
 	};
 	return cmocka_run_group_tests_name("hypercall", tests, NULL, NULL);
 }
