@@ -233,6 +233,8 @@ static void dt_devices(struct fdt_writer *w, const struct domain *d)
 		dt_cells2(w, "reg", GUEST_PL011_BASE, GUEST_PL011_SIZE);
 		fdt_w_prop_cells(w, "interrupts", irq, 3U);
 		fdt_w_prop_u32(w, "interrupt-parent", GUEST_PHANDLE_GIC);
+		/* Linux's sbsa-uart driver refuses a node without a baud rate. */
+		fdt_w_prop_u32(w, "current-speed", 115200U);
 		fdt_w_end_node(w);
 	}
 }

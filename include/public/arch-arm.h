@@ -22,7 +22,7 @@ typedef uint64_t xen_guest_handle_t;
 
 /* Guest physical memory map of a domU (Xen 4.17 arch-arm.h). */
 #define GUEST_GICD_BASE        0x03001000ULL
-#define GUEST_GICD_SIZE        0x00010000ULL
+#define GUEST_GICD_SIZE        0x00001000ULL /* GICv2: GICC follows at 0x03002000 */
 #define GUEST_GICC_BASE        0x03002000ULL
 #define GUEST_GICC_SIZE        0x00002000ULL
 #define GUEST_GICV3_GICD_BASE  0x03001000ULL
