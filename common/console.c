@@ -145,8 +145,15 @@ void console_input_byte(char c)
 	spin_unlock(&console_lock);
 	local_irq_restore(f);
 	if (queued) {
-		/* An emulated UART of the partition raises its RX interrupt. */
-		vpl011_rx_notify(domain_by_id((domid_t)(focus + 1U)));
+		struct domain *d = domain_by_id((domid_t)(focus + 1U));
+
+		/* Outside the console lock: both take locks ordered before it. An
+		 * emulated UART raises its RX interrupt; a console_io reader that
+		 * bound VIRQ_CONSOLE gets its event. */
+		vpl011_rx_notify(d);
+		if (d != NULL) {
+			evtchn_send_virq(&d->vcpu[0], VIRQ_CONSOLE);
+		}
 	}
 	if (switched) {
 		if (focus < CONFIG_MAX_DOMAINS) {

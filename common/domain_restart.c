@@ -50,6 +50,8 @@ void domain_restart(struct domain *d)
 		write_atomic(&d->state, DOMAIN_CRASHED);
 		return;
 	}
+	/* Static channels are part of the configuration: bind them again. */
+	evtchn_restore_static(d);
 	d->restarts++;
 	printk("bulkhead: %s (d%u) restarted (%u)\n", d->cfg.name, d->domain_id, d->restarts);
 	write_atomic(&d->state, DOMAIN_RUNNING);

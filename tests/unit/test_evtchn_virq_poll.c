@@ -51,6 +51,44 @@ static void test_virq_console_global(void **state)
 	evtchn_send_virq(NULL, VIRQ_CONSOLE);
 }
 
+VERIFIES(REQ-EVT-020, REQ-CON-002)
+static void test_console_input_raises_virq_console(void **state)
+{
+	long p;
+	char c;
+	unsigned int i;
+
+	(void)state;
+	p = ev_virq(v0, VIRQ_CONSOLE, 0);
+	assert_true(p > 0);
+	/* Move the input focus (Ctrl-A three times) until d1 has it. */
+	for (i = 0; i <= CONFIG_MAX_DOMAINS; i++) {
+		console_input_byte('x');
+		if (console_domain_read(d1, &c, 1) == 1) {
+			break;
+		}
+		assert_false(ev_2l_pending(d1, (uint32_t)p));
+		console_input_byte('\x01');
+		console_input_byte('\x01');
+		console_input_byte('\x01');
+	}
+	assert_true(i <= CONFIG_MAX_DOMAINS);
+	assert_true(ev_2l_pending(d1, (uint32_t)p));
+	ev_2l_clear(d1, (uint32_t)p);
+	console_input_byte('y');
+	assert_true(ev_2l_pending(d1, (uint32_t)p));
+	assert_int_equal(console_domain_read(d1, &c, 1), 1);
+	assert_int_equal(c, 'y');
+	/* Once the focus moves on, d1 sees no more input or events. */
+	ev_2l_clear(d1, (uint32_t)p);
+	console_input_byte('\x01');
+	console_input_byte('\x01');
+	console_input_byte('\x01');
+	console_input_byte('z');
+	assert_false(ev_2l_pending(d1, (uint32_t)p));
+	assert_int_equal(console_domain_read(d1, &c, 1), 0);
+}
+
 VERIFIES(REQ-EVT-020)
 static void test_virq_debug_per_vcpu(void **state)
 {
@@ -157,6 +195,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_virq_console_global, setup),
+		cmocka_unit_test_setup(test_console_input_raises_virq_console, setup),
 		cmocka_unit_test_setup(test_virq_debug_per_vcpu, setup),
 		cmocka_unit_test_setup(test_poll, setup),
 		cmocka_unit_test_setup(test_poll_upcall_mask, setup),
