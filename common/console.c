@@ -11,6 +11,7 @@
 
 #define CONSOLE_LINE_LEN U(160)
 #define CONSOLE_IN_LEN   U(64)
+#define CONSOLE_CTRL_A   U(1)
 
 struct console_line {
 	char buf[CONSOLE_LINE_LEN];
@@ -22,9 +23,6 @@ struct console_line {
 
 static spinlock_t console_lock = SPIN_LOCK_INIT(LOCK_CLASS_CONSOLE);
 static struct console_line lines[CONFIG_MAX_DOMAINS];
-/* Index of the partition receiving input; CONFIG_MAX_DOMAINS = hypervisor. */
-static uint32_t console_focus;
-static uint32_t ctrl_a_count;
 
 static void console_puts_locked(const char *s, size_t n)
 {
@@ -116,13 +114,16 @@ void console_domain_write(struct domain *d, const char *buf, size_t len)
 /* Ctrl-A three times moves input to the next partition (Xen's convention). */
 void console_input_byte(char c)
 {
+	/* Index of the partition receiving input; CONFIG_MAX_DOMAINS = hypervisor. */
+	static uint32_t console_focus;
+	static uint32_t ctrl_a_count;
 	irqflags_t f = local_irq_save();
 	bool switched = false;
 	bool queued = false;
 	uint32_t focus;
 
 	spin_lock(&console_lock);
-	if (c == '\x01') {
+	if ((uint8_t)c == CONSOLE_CTRL_A) {
 		ctrl_a_count++;
 		if (ctrl_a_count == 3U) {
 			ctrl_a_count = 0U;

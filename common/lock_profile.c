@@ -7,27 +7,27 @@
 #include <bulkhead/spinlock.h>
 #include <bulkhead/console.h>
 
-static const char *const lock_class_names[LOCK_CLASS_NR] = {
-	[LOCK_CLASS_NONE] = "none",
-	[LOCK_CLASS_DOMAIN] = "domain",
-	[LOCK_CLASS_EVTCHN_DOMAIN] = "evtchn_domain",
-	[LOCK_CLASS_GNTTAB] = "gnttab",
-	[LOCK_CLASS_GNTTAB_ACTIVE] = "gnttab_active",
-	[LOCK_CLASS_EVTCHN] = "evtchn",
-	[LOCK_CLASS_EVTCHN_QUEUE] = "evtchn_queue",
-	[LOCK_CLASS_MAPTRACK] = "maptrack",
-	[LOCK_CLASS_P2M] = "p2m",
-	[LOCK_CLASS_VUART] = "vuart",
-	[LOCK_CLASS_VGIC] = "vgic",
-	[LOCK_CLASS_CONSOLE] = "console",
-};
-
 const char *lock_class_name(enum lock_class cls)
 {
+	static const char *const lock_class_names[LOCK_CLASS_NR] = {
+		[LOCK_CLASS_NONE] = "none",
+		[LOCK_CLASS_DOMAIN] = "domain",
+		[LOCK_CLASS_EVTCHN_DOMAIN] = "evtchn_domain",
+		[LOCK_CLASS_GNTTAB] = "gnttab",
+		[LOCK_CLASS_GNTTAB_ACTIVE] = "gnttab_active",
+		[LOCK_CLASS_EVTCHN] = "evtchn",
+		[LOCK_CLASS_EVTCHN_QUEUE] = "evtchn_queue",
+		[LOCK_CLASS_MAPTRACK] = "maptrack",
+		[LOCK_CLASS_P2M] = "p2m",
+		[LOCK_CLASS_VUART] = "vuart",
+		[LOCK_CLASS_VGIC] = "vgic",
+		[LOCK_CLASS_CONSOLE] = "console",
+	};
+
 	return ((unsigned int)cls < (unsigned int)LOCK_CLASS_NR) ? lock_class_names[cls] : "?";
 }
 
-#if CONFIG_LOCK_PROFILE
+#ifdef CONFIG_LOCK_PROFILE
 
 struct cpu_lock_profile {
 	struct lock_profile cls[LOCK_CLASS_NR];

@@ -21,7 +21,7 @@ void spin_lock(spinlock_t *l)
 		spins++;
 		cpu_spin_backoff((unsigned int)spins);
 	}
-#if CONFIG_LOCK_PROFILE
+#ifdef CONFIG_LOCK_PROFILE
 	lock_profile_record((enum lock_class)l->lclass, spins != 0U, spins);
 #endif
 }
@@ -35,7 +35,7 @@ bool spin_trylock(spinlock_t *l)
 		return false;
 	}
 	lock_check_acquire((enum lock_class)l->lclass, l);
-#if CONFIG_LOCK_PROFILE
+#ifdef CONFIG_LOCK_PROFILE
 	lock_profile_record((enum lock_class)l->lclass, false, 0U);
 #endif
 	return true;
@@ -77,7 +77,7 @@ void read_lock(rwlock_t *l)
 			cpu_spin_backoff((unsigned int)spins);
 		}
 	}
-#if CONFIG_LOCK_PROFILE
+#ifdef CONFIG_LOCK_PROFILE
 	lock_profile_record((enum lock_class)l->wlock.lclass, spins != 0U, spins);
 #endif
 }
@@ -107,7 +107,7 @@ void write_lock(rwlock_t *l)
 		spins++;
 		cpu_spin_backoff((unsigned int)spins);
 	}
-#if CONFIG_LOCK_PROFILE
+#ifdef CONFIG_LOCK_PROFILE
 	lock_profile_record((enum lock_class)l->wlock.lclass, spins != 0U, spins);
 #endif
 }

@@ -13,8 +13,11 @@
 long do_xen_version(unsigned int cmd, xen_guest_handle_t arg)
 {
 	switch (cmd) {
-	case XENVER_version:
-		return (long)((BULKHEAD_XEN_MAJOR << 16) | BULKHEAD_XEN_MINOR);
+	case XENVER_version: {
+		const uint32_t major = BULKHEAD_XEN_MAJOR;
+		const uint32_t ver = (major << 16U) | BULKHEAD_XEN_MINOR;
+		return (long)ver;
+	}
 	case XENVER_extraversion: {
 		xen_extraversion_t extra;
 		(void)memset(extra, 0, sizeof(extra));
@@ -28,15 +31,18 @@ long do_xen_version(unsigned int cmd, xen_guest_handle_t arg)
 		}
 		fi.submap = 0U;
 		if (fi.submap_idx == 0U) {
-			fi.submap = (1U << XENFEAT_writable_page_tables) |
-				    (1U << XENFEAT_auto_translated_physmap) |
-				    (1U << XENFEAT_ARM_SMCCC_supported) |
-				    (1U << XENFEAT_not_direct_mapped);
+			const uint32_t one = 1U;
+			fi.submap = (one << XENFEAT_writable_page_tables) |
+				    (one << XENFEAT_auto_translated_physmap) |
+				    (one << XENFEAT_ARM_SMCCC_supported) |
+				    (one << XENFEAT_not_direct_mapped);
 		}
 		return (copy_to_guest(arg, &fi, sizeof(fi)) != 0) ? -XEN_EFAULT : 0;
 	}
-	case XENVER_pagesize:
-		return (long)PAGE_SIZE;
+	case XENVER_pagesize: {
+		const unsigned long size = PAGE_SIZE;
+		return (long)size;
+	}
 	default:
 		/* Xen answers sub-ops it does not offer a domU with -EPERM or
 		 * -EINVAL; unknown numbers are -ENOSYS. */

@@ -19,12 +19,14 @@ static void out_char(struct fmt_out *o, char c)
 	o->pos++;
 }
 
-static void out_num(struct fmt_out *o, uint64_t v, unsigned int base, bool neg,
-		    unsigned int width, char pad)
+static void out_num(struct fmt_out *o, uint64_t val, unsigned int base, bool neg,
+		    unsigned int min_width, char pad)
 {
 	static const char digits[] = "0123456789abcdef";
 	char tmp[24];
 	unsigned int n = 0U;
+	uint64_t v = val;
+	unsigned int width = min_width;
 
 	do {
 		tmp[n] = digits[v % base];
@@ -57,13 +59,15 @@ int bh_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	struct fmt_out o = { buf, size, 0U };
 	const char *p;
 
-	for (p = fmt; *p != '\0'; p++) {
+	p = fmt;
+	while (*p != '\0') {
 		unsigned int width = 0U;
 		unsigned int lng = 0U;
 		char pad = ' ';
 
 		if (*p != '%') {
 			out_char(&o, *p);
+			p++;
 			continue;
 		}
 		p++;
@@ -125,6 +129,7 @@ int bh_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			}
 			break;
 		}
+		p++;
 	}
 	if (size > 0U) {
 		o.buf[(o.pos < size) ? o.pos : (size - 1U)] = '\0';

@@ -41,13 +41,15 @@ extern uint64_t tsan_fence_word;
 
 static inline bool test_and_set_bit(unsigned int nr, volatile uint64_t *addr)
 {
-	uint64_t mask = UL(1) << (nr % 64U);
+	const unsigned int bit = nr % 64U;
+	uint64_t mask = UL(1) << bit;
 	return (atomic_fetch_or(&addr[nr / 64U], mask) & mask) != 0U;
 }
 
 static inline bool test_and_clear_bit(unsigned int nr, volatile uint64_t *addr)
 {
-	uint64_t mask = UL(1) << (nr % 64U);
+	const unsigned int bit = nr % 64U;
+	uint64_t mask = UL(1) << bit;
 	return (atomic_fetch_and(&addr[nr / 64U], ~mask) & mask) != 0U;
 }
 
