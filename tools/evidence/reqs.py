@@ -18,8 +18,10 @@ ID_RE = re.compile(r"REQ-[A-Z0-9]+-\d+")
 C_RE = re.compile(r"^\s*VERIFIES\(([^)]*)\)\s*$")
 SH_RE = re.compile(r"^\s*(?:#|//|/\*)\s*VERIFIES:\s*(.*)$")
 FUNC_RE = re.compile(r"^\s*(?:static\s+)?[A-Za-z_][\w\s\*]*?\b([A-Za-z_]\w*)\s*\(")
-TEST_DIRS = ("tests", "guests")
-EXTS = (".c", ".h", ".sh", ".py", ".pml", ".S")
+TEST_DIRS = ("tests", "guests", "docs/models")
+# Requirements whose tests are still being written: listed, reported, not failed.
+PENDING = "docs/safety/requirements-pending.md"
+PENDING_RE = re.compile(r"^\s*-\s+(REQ-[A-Z0-9]+-\d+):\s*(\S.*)$")
 
 
 def read_requirements(root):
@@ -48,9 +50,12 @@ def test_files(root):
     for top in TEST_DIRS:
         for dirpath, dirnames, files in os.walk(os.path.join(root, top)):
             dirnames.sort()
+            # Fuzz corpora are binary inputs, not tests that trace anything.
+            dirnames[:] = [d for d in dirnames if d != "corpus"]
             for f in sorted(files):
-                if f.endswith(EXTS) or f == "run.sh":
-                    yield os.path.join(dirpath, f)
+                path = os.path.join(dirpath, f)
+                if os.path.getsize(path) < 1000000:
+                    yield path
 
 
 def read_traces(root):
@@ -98,9 +103,27 @@ def run(root, build, fast):
             elif name not in reqs[rid]["tests"]:
                 reqs[rid]["tests"].append(name)
     live = {k: v for k, v in reqs.items() if not v["withdrawn"]}
+    pending = {}
+    try:
+        for line in open(os.path.join(root, PENDING), encoding="utf-8"):
+            m = PENDING_RE.match(line)
+            if m:
+                pending[m.group(1)] = m.group(2)
+    except OSError:
+        pass
     untested = sorted(k for k, v in live.items() if not v["tests"])
+    waived = [k for k in untested if k in pending]
     for rid in untested:
-        s.error("%s (%s) has no test" % (rid, live[rid]["at"]))
+        if rid not in pending:
+            s.error("%s (%s) has no test" % (rid, live[rid]["at"]))
+    stale = sorted(k for k in pending if k not in untested)
+    if stale:
+        s.note("Listed in %s but now tested or gone (remove them): %s" %
+               (PENDING, ", ".join(stale)))
+    if waived:
+        s.table("Pending: requirements whose tests are not written yet (%s)" % PENDING,
+                ["requirement", "text", "why"],
+                [[k, live[k]["text"], pending[k]] for k in waived])
     areas = {}
     for rid in live:
         a = rid.split("-")[1]
@@ -111,6 +134,7 @@ def run(root, build, fast):
     s.figure("withdrawn", len(reqs) - len(live))
     s.figure("verified by a test", len(live) - len(untested))
     s.figure("without a test", len(untested))
+    s.figure("of which pending (listed)", len(waived))
     s.figure("test trace markers", len(traces))
     s.table("Per area", ["area", "requirements", "with tests"],
             [[a, n, t] for a, (n, t) in sorted(areas.items())])
