@@ -66,7 +66,10 @@ def main():
         if s.enforced and not s.ok:
             failed = True
         if fast:
-            for e in s.errors[:50]:
+            if s.errors:
+                print("  %d problem(s); how to fix or record them: docs/safety/README.md"
+                      % len(s.errors))
+            for e in s.errors[:200]:
                 print("  " + e)
             print("%s: evidence/%s" % (s.verdict() if s.verdict() != "SKIP" else "PASS", key))
         else:

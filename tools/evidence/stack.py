@@ -135,6 +135,10 @@ def run(root, build, fast):
     except OSError:
         s.error("no stack-usage build: run `make evidence-stack-inputs` (part of test-build)")
         return s
+    if target not in ("aarch64", "host"):
+        s.error("neither the AArch64 nor the host stack-usage build compiled: see "
+                "build/evidence/stack-arm.log and stack-host.log")
+        return s
     if target == "aarch64":
         objdir = os.path.join(build, "evidence", "stack-arm")
         s.note("AArch64 build (%s, -O2, -fstack-usage -fcallgraph-info=su) of common/, "
