@@ -56,19 +56,39 @@ void printk(const char *fmt, ...)
 	local_irq_restore(f);
 }
 
+static void console_puts_unlocked(const char *buf, size_t size)
+{
+	size_t i;
+
+	for (i = 0U; (i < size) && (buf[i] != '\0'); i++) {
+		if (buf[i] == '\n') {
+			arch_console_putc('\r');
+		}
+		arch_console_putc(buf[i]);
+	}
+}
+
+void printk_unlocked(const char *fmt, ...)
+{
+	char buf[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	(void)bh_vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	console_puts_unlocked(buf, sizeof(buf));
+}
+
 __noreturn void panic(const char *fmt, ...)
 {
 	char buf[256];
 	va_list ap;
-	size_t i;
 
 	va_start(ap, fmt);
 	(void)bh_vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	/* No lock: the console may be what failed. */
-	for (i = 0U; (i < sizeof(buf)) && (buf[i] != '\0'); i++) {
-		arch_console_putc(buf[i]);
-	}
+	console_puts_unlocked(buf, sizeof(buf));
 	arch_console_putc('\r');
 	arch_console_putc('\n');
 	arch_panic_halt();

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The fatal path: registers and a frame-pointer backtrace on the console,
- * then halt (or leave QEMU with status 3 so a test fails fast).
+ * then halt (or leave QEMU with status 3 so a test fails fast). All output
+ * goes through printk_unlocked(): the CPU may hold the console lock, and a
+ * locked printk could re-enter panic through the lock-order check.
  */
 #include <bulkhead/arch.h>
 #include <bulkhead/console.h>
@@ -20,7 +22,7 @@ void hyp_backtrace(uint64_t fp)
 	uint64_t bottom = top - CONFIG_STACK_SIZE;
 	unsigned int n;
 
-	printk("Backtrace:\n");
+	printk_unlocked("Backtrace:\n");
 	for (n = 0U; n < BACKTRACE_MAX; n++) {
 		const uint64_t *rec = (const uint64_t *)(uintptr_t)fp;
 		if ((fp < bottom) || (fp + 16U > top) || ((fp & 15U) != 0U)) {
@@ -29,7 +31,7 @@ void hyp_backtrace(uint64_t fp)
 		if (rec[1] == 0U) {
 			break;
 		}
-		printk("  [<%016llx>]\n", (unsigned long long)rec[1]);
+		printk_unlocked("  [<%016llx>]\n", (unsigned long long)rec[1]);
 		fp = rec[0];
 	}
 }
@@ -39,12 +41,12 @@ static void dump_regs(const struct cpu_regs *r)
 	unsigned int i;
 
 	for (i = 0U; i < 30U; i += 2U) {
-		printk("  x%02u %016llx  x%02u %016llx\n", i, (unsigned long long)r->x[i], i + 1U,
+		printk_unlocked("  x%02u %016llx  x%02u %016llx\n", i, (unsigned long long)r->x[i], i + 1U,
 		       (unsigned long long)r->x[i + 1U]);
 	}
-	printk("  x30 %016llx  sp  %016llx\n", (unsigned long long)r->x[30],
+	printk_unlocked("  x30 %016llx  sp  %016llx\n", (unsigned long long)r->x[30],
 	       (unsigned long long)r->sp);
-	printk("  elr %016llx  spsr %08llx\n", (unsigned long long)r->elr,
+	printk_unlocked("  elr %016llx  spsr %08llx\n", (unsigned long long)r->elr,
 	       (unsigned long long)r->spsr);
 }
 
@@ -63,7 +65,7 @@ static __noreturn void hyp_die(void)
 __noreturn void arch_panic_halt(void)
 {
 	local_irq_disable();
-	printk("CPU%u halted by panic\n", arch_cpu_id());
+	printk_unlocked("CPU%u halted by panic\n", arch_cpu_id());
 	hyp_backtrace((uint64_t)(uintptr_t)__builtin_frame_address(0));
 	hyp_die();
 }
@@ -71,7 +73,7 @@ __noreturn void arch_panic_halt(void)
 /* SError at EL2, or an exception from a vector Bulkhead never uses. */
 __noreturn void hyp_fatal_handler(struct cpu_regs *r, uint64_t serror)
 {
-	printk("\n*** Bulkhead PANIC on CPU%u: %s at EL2, ESR %08llx FAR %016llx\n",
+	printk_unlocked("\n*** Bulkhead PANIC on CPU%u: %s at EL2, ESR %08llx FAR %016llx\n",
 	       arch_cpu_id(), serror ? "SError" : "unexpected exception",
 	       (unsigned long long)sysreg_read(esr_el2), (unsigned long long)sysreg_read(far_el2));
 	dump_regs(r);
@@ -95,8 +97,8 @@ void hyp_sync_handler(struct cpu_regs *r)
 		return;
 	}
 #endif
-	printk("\n*** Bulkhead PANIC on CPU%u: synchronous exception at EL2\n", arch_cpu_id());
-	printk("  ESR %08llx (EC 0x%x) FAR %016llx\n", (unsigned long long)esr, ESR_EC(esr),
+	printk_unlocked("\n*** Bulkhead PANIC on CPU%u: synchronous exception at EL2\n", arch_cpu_id());
+	printk_unlocked("  ESR %08llx (EC 0x%x) FAR %016llx\n", (unsigned long long)esr, ESR_EC(esr),
 	       (unsigned long long)sysreg_read(far_el2));
 	dump_regs(r);
 	hyp_backtrace(r->x[29]);

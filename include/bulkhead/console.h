@@ -13,6 +13,9 @@ int bh_snprintf(char *buf, size_t size, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void printk(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 __noreturn void panic(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* printk for the fatal path: takes no lock, so it cannot deadlock on a console
+ * lock this CPU holds or re-enter panic through the lock-order check. */
+void printk_unlocked(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Write bytes of partition d's output, prefixed per line with its name. */
 void console_domain_write(struct domain *d, const char *buf, size_t len);
