@@ -16,22 +16,31 @@ $(EVIDENCE_CFG)/include/generated/autoconf.h: $(EVIDENCE_DEFCONFIG) Kconfig $(wi
 	$(call kconfig_gen,$(EVIDENCE_CFG),$(SRCTREE)/$(EVIDENCE_DEFCONFIG))
 
 # ------------------------------------------------------------ stack usage
-# AArch64 objects with -fstack-usage and the call graph. Compiled here with
-# the hypervisor's configuration rather than through arch/arm/arm.mk so the
-# analysis does not depend on that file's variable names; the flags follow
-# an EL2 freestanding build. Until every file of common/ and arch/arm/
-# compiles for AArch64, the host build below stands in and the report says so.
+# AArch64 objects with -fstack-usage and the call graph, compiled here with
+# the qemu-virt configuration (whatever board $(O) is configured for) and
+# arch/arm/arm.mk's flags. Until every file of common/ and arch/arm/ compiles
+# for AArch64, the host build below stands in and the report says so.
 STACK_ARM_DIR := $(EVIDENCE_DIR)/stack-arm
 STACK_ARM_SRCS := $(wildcard common/*.c common/*/*.c arch/arm/*.c boards/qemu/virt/*.c)
 STACK_ARM_OBJS := $(patsubst %.c,$(STACK_ARM_DIR)/%.o,$(STACK_ARM_SRCS))
-STACK_ARM_CFLAGS ?= -std=c11 -O2 -g -ffreestanding -fno-builtin -fno-stack-protector \
-	-mgeneral-regs-only -fno-omit-frame-pointer \
-	-I$(SRCTREE)/include -I$(SRCTREE)/arch/arm/include -I$(EVIDENCE_CFG)/include
+# The hypervisor's own flags (arch/arm/arm.mk) with this configuration's
+# headers first; warnings are the real build's business.
+STACK_ARM_CFLAGS ?= -I$(EVIDENCE_CFG)/include $(filter-out -Werror -fstack-usage,\
+	$(or $(HYP_CPPFLAGS) $(HYP_CFLAGS),-std=c11 -O2 -g -ffreestanding -fno-stack-protector \
+	-mgeneral-regs-only -mno-outline-atomics -fno-omit-frame-pointer \
+	-I$(SRCTREE)/include -I$(SRCTREE)/arch/arm/include))
 STACK_FLAGS := -fstack-usage -fcallgraph-info=su
 
-$(STACK_ARM_DIR)/%.o: %.c $(EVIDENCE_CFG)/include/generated/autoconf.h
+# Rebuild when the flags change, not only when sources do.
+$(STACK_ARM_DIR)/.flags: evidence-flags-force
 	@mkdir -p $(dir $@)
-	$(Q)$(CROSS_COMPILE)gcc $(STACK_ARM_CFLAGS) $(STACK_FLAGS) -c $< -o $@
+	@echo '$(STACK_ARM_CFLAGS)' | cmp -s - $@ || echo '$(STACK_ARM_CFLAGS)' > $@
+.PHONY: evidence-flags-force
+
+$(STACK_ARM_DIR)/%.o: %.c $(EVIDENCE_CFG)/include/generated/autoconf.h $(STACK_ARM_DIR)/.flags
+	@mkdir -p $(dir $@)
+	$(Q)$(CROSS_COMPILE)gcc $(STACK_ARM_CFLAGS) $(STACK_FLAGS) -MMD -MP -c $< -o $@
+-include $(STACK_ARM_OBJS:.o=.d)
 
 # Host stand-in: the common code at the qemu-virt sizes, -O2.
 $(eval $(call host_variant,stack,tools/evidence/host-stack_defconfig,-O2 $(STACK_FLAGS)))

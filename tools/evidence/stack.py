@@ -141,9 +141,9 @@ def run(root, build, fast):
         return s
     if target == "aarch64":
         objdir = os.path.join(build, "evidence", "stack-arm")
-        s.note("AArch64 build (%s, -O2, -fstack-usage -fcallgraph-info=su) of common/, "
-               "arch/arm/ and the qemu-virt board, qemu-virt configuration." %
-               "aarch64-linux-gnu-gcc")
+        s.note("AArch64 build of common/, arch/arm/ and the qemu-virt board with the "
+               "hypervisor's compiler flags (arch/arm/arm.mk) and the qemu-virt "
+               "configuration, plus -fstack-usage -fcallgraph-info=su (mk/evidence.mk).")
     else:
         objdir = os.path.join(build, "host", "stack", "obj")
         s.note("STAND-IN: host (x86-64) build of common/ and arch/host/ at the qemu-virt "
