@@ -13,7 +13,8 @@ ARM_HOST_SHARED := arch/arm/p2m.c arch/arm/vgic_state.c arch/arm/vgic_regs.c
 HOST_SRCS := $(filter-out common/lib/string.c,$(wildcard common/*.c common/*/*.c)) \
 	$(wildcard arch/host/*.c) $(ARM_HOST_SHARED)
 
-# host_variant(name, defconfig, cflags)
+# host_variant(name, defconfig, cflags); <name>_HOST_CC overrides HOST_CC
+# for that variant only (the fuzz variant is built with clang).
 define host_variant
 $(HOST_DIR)/$(1)/include/generated/autoconf.h: $(2) Kconfig $(wildcard */Kconfig */*/Kconfig)
 	$(call kconfig_gen,$(HOST_DIR)/$(1),$(SRCTREE)/$(2))
@@ -21,7 +22,7 @@ $(1)_HOST_OBJS := $(patsubst %.c,$(HOST_DIR)/$(1)/obj/%.o,$(HOST_SRCS))
 $(1)_HOST_CFLAGS := $(3) $(HOST_CFLAGS_COMMON) -I$(HOST_DIR)/$(1)/include
 $(HOST_DIR)/$(1)/obj/%.o: %.c $(HOST_DIR)/$(1)/include/generated/autoconf.h
 	@mkdir -p $$(dir $$@)
-	$(Q)$$(HOST_CC) $$($(1)_HOST_CFLAGS) -MMD -MP -c $$< -o $$@
+	$(Q)$$(or $$($(1)_HOST_CC),$$(HOST_CC)) $$($(1)_HOST_CFLAGS) -MMD -MP -c $$< -o $$@
 $(HOST_DIR)/$(1)/libbulkhead.a: $$($(1)_HOST_OBJS)
 	$(Q)rm -f $$@ && ar rcs $$@ $$^
 -include $$($(1)_HOST_OBJS:.o=.d)
