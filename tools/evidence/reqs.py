@@ -81,7 +81,9 @@ def read_traces(root):
                 continue
             m = SH_RE.match(line)
             if m:
-                ids = [x for x in re.split(r"[\s,]+", m.group(1).replace("*/", "")) if x]
+                # IDs, then free text (a model's path, say) that names none.
+                ids = [x.rstrip(".,;:") for x in re.split(r"[\s,]+", m.group(1))
+                       if x.startswith("REQ")]
                 out.append((rel, "%s:%d" % (rel, i + 1), ids))
     return out
 
