@@ -12,16 +12,16 @@ import re
 
 from section import Section
 
-REQ_RE = re.compile(r"^\s*-\s+\*\*(REQ-[A-Z0-9]+-\d+)\*\*:\s*(.*)$")
+REQ_RE = re.compile(r"^\s*-\s+\*\*(REQ-[A-Z0-9]+(?:-[A-Z0-9]+)*-\d+)\*\*:\s*(.*)$")
 LOOSE_RE = re.compile(r"\*\*REQ-")
-ID_RE = re.compile(r"REQ-[A-Z0-9]+-\d+")
+ID_RE = re.compile(r"REQ-[A-Z0-9]+(?:-[A-Z0-9]+)*-\d+")
 C_RE = re.compile(r"^\s*VERIFIES\(([^)]*)\)\s*$")
 SH_RE = re.compile(r"^\s*(?:#|//|/\*)\s*VERIFIES:\s*(.*)$")
 FUNC_RE = re.compile(r"^\s*(?:static\s+)?[A-Za-z_][\w\s\*]*?\b([A-Za-z_]\w*)\s*\(")
 TEST_DIRS = ("tests", "guests", "docs/models")
 # Requirements whose tests are still being written: listed, reported, not failed.
 PENDING = "docs/safety/requirements-pending.md"
-PENDING_RE = re.compile(r"^\s*-\s+(REQ-[A-Z0-9]+-\d+):\s*(\S.*)$")
+PENDING_RE = re.compile(r"^\s*-\s+(REQ-[A-Z0-9]+(?:-[A-Z0-9]+)*-\d+):\s*(\S.*)$")
 
 
 def read_requirements(root):
