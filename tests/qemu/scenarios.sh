@@ -43,9 +43,11 @@ if [ "$HYP" = xen ]; then
 	IMAGE[2]="${IMAGE[3]}"
 	export XEN_BOOTARGS="${XEN_BOOTARGS:-console=dtuart bootscrub=0 loglvl=all guest_loglvl=all}"
 else
-	# One hypervisor build per GIC version (separate Kconfig output trees).
+	# One hypervisor build per GIC version, each in its own output tree with
+	# the board's defconfig, whatever $BUILD/.config the user has made.
 	for g in 3 2; do
-		if [ $g = 3 ]; then o="$BUILD"; def=qemu-virt_defconfig; else o="$BUILD/gicv2"; def=qemu-virt-gicv2_defconfig; fi
+		o="$OUT/hyp-gicv$g"
+		if [ $g = 3 ]; then def=qemu-virt_defconfig; else def=qemu-virt-gicv2_defconfig; fi
 		log="$OUT/build-hyp-gicv$g.log"
 		{ [ -f "$o/.config" ] || make -s O="$o" "$def"; } > "$log" 2>&1 &&
 			make -s -j2 O="$o" hyp >> "$log" 2>&1 && [ -f "$o/bulkhead.bin" ]
