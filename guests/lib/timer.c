@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /* Delays and sleeps on the EL1 virtual timer. */
 #include <guest/timer.h>
+#include <guest/gic.h>
 #include <guest/rt.h>
 
 #define CNTV_CTL_ENABLE (1U << 0)
 #define CNTV_CTL_IMASK  (1U << 1)
+/* How long past its deadline a timer interrupt may still arrive. */
+#define TIMER_IRQ_GRACE_US 1000000U
 
 uint64_t timer_us_to_ticks(uint64_t us)
 {
@@ -46,12 +49,20 @@ void timer_disarm(void)
 
 uint64_t timer_sleep_ticks(uint64_t ticks)
 {
-	uint64_t end = cntvct() + ticks, now;
+	unsigned int seen = gic_irq_count(TIMER_VIRT_INTID);
+	uint64_t start = cntvct(), limit = ticks + timer_us_to_ticks(TIMER_IRQ_GRACE_US), now;
 
 	timer_arm(ticks);
-	/* The IRQ handler (gic.c) masks the timer; spurious wake-ups loop. */
-	while ((now = cntvct()) < end)
+	/*
+	 * Wait for the interrupt itself, not for the counter: WFI may return
+	 * early (any wake-up event) and the interrupt may be injected a little
+	 * after the deadline; disarming at the deadline would lose it. The
+	 * handler (gic.c) masks the timer. Bounded: a lost interrupt shows up
+	 * as a missing count, not as a hang.
+	 */
+	while (gic_irq_count(TIMER_VIRT_INTID) == seen && (now = cntvct()) - start < limit)
 		rt_wfi();
+	now = cntvct();
 	timer_disarm();
 	return now;
 }

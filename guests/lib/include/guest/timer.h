@@ -41,8 +41,9 @@ void mdelay(uint64_t ms);
 void timer_arm(uint64_t ticks);
 void timer_disarm(void);
 /*
- * Sleep on WFI until the virtual timer fires ticks from now: needs PPI 27
- * enabled (gic_enable_ppi) and IRQs on. Returns the counter at wake-up.
+ * Sleep on WFI until the virtual timer interrupt, due ticks from now, has
+ * been taken (at most one second late): needs PPI 27 enabled
+ * (gic_enable_ppi) and IRQs on. Returns the counter at wake-up.
  */
 uint64_t timer_sleep_ticks(uint64_t ticks);
 
