@@ -14,6 +14,7 @@
 #   UNTIL/UNTIL_COUNT  stop QEMU once UNTIL has matched UNTIL_COUNT lines
 #   TIMEOUT         seconds per QEMU run (default 60)
 #   check()         optional extra check; $LOG is the console; return 1 to fail
+#   XEN_SKIP/XEN_EXTRA  with HYP=xen: skip (saying why) / extra Xen command line
 # and names what it verifies in a "# VERIFIES: REQ-..." line.
 #
 # Environment: BUILD (default ./build); HYP=xen boots the Xen 4.17 anchor
@@ -25,6 +26,7 @@ BUILD="${BUILD:-$PWD/build}"
 HERE=tests/qemu
 OUT="$BUILD/tests/qemu"
 HYP="${HYP:-bulkhead}"
+export GUESTDIR="$BUILD/guests"  # where tools/qemu/mkdtb.sh finds GUEST(name) images
 mkdir -p "$OUT"
 DEFAULT_FORBID=('[Pp]anic|PANIC' 'Xen BUG|Assertion .* failed' 'unexpected .* exception on cpu')
 
@@ -41,7 +43,7 @@ declare -A IMAGE=()
 if [ "$HYP" = xen ]; then
 	IMAGE[3]="${XEN_IMAGE:-/tmp/xen-anchor/cache/xen-4.17-arm64}"
 	IMAGE[2]="${IMAGE[3]}"
-	export XEN_BOOTARGS="${XEN_BOOTARGS:-console=dtuart bootscrub=0 loglvl=all guest_loglvl=all}"
+	XEN_ARGS="${XEN_BOOTARGS:-console=dtuart bootscrub=0 loglvl=all guest_loglvl=all}"
 else
 	# One hypervisor build per GIC version, each in its own output tree with
 	# the board's defconfig, whatever $BUILD/.config the user has made.
@@ -78,7 +80,8 @@ run_one() { # $1 = scenario name, $2 = gic, $3 = cpu
 		until=$(printf '(%s)|' "${EXPECT[@]}")
 		args+=(-u "${until%|}" -n "${#EXPECT[@]}")
 	fi
-	tools/qemu/run.sh "${args[@]}" "$DTSI" > /dev/null 2>&1
+	XEN_BOOTARGS="${XEN_ARGS:+$XEN_ARGS $XEN_EXTRA}" tools/qemu/run.sh "${args[@]}" "$DTSI" \
+		> /dev/null 2>&1
 	rc=$?
 	for r in "${EXPECT[@]}"; do
 		[ "$(count_lines "$r")" -gt 0 ] || why+=("missing '$r'")
@@ -107,6 +110,7 @@ for s in "${scns[@]}"; do
 	unset -f check
 	GLOBAL_FORBID=("${DEFAULT_FORBID[@]}")
 	DTSI= RUNS="3:cortex-a57" EXPECT=() FORBID=() STATUS=0 UNTIL= UNTIL_COUNT=1 TIMEOUT=60 XEN_SKIP=
+	XEN_EXTRA=
 	# shellcheck source=/dev/null
 	. "$HERE/scenarios/$s.scn"
 	if [ "$HYP" = xen ] && [ -n "$XEN_SKIP" ]; then
