@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Partition restart with live grants and channels.
+ * role=owner (restart policy "always"): grants a page to the peer over a
+ * static channel, waits until the peer has mapped it, then faults. Its next
+ * incarnation finds the static port closed (its channels were reset), checks
+ * that its memory came back clean, and powers off.
+ * role=peer: maps the owner's grant, then watches EVTCHNOP_status until the
+ * owner's crash disconnects the channel; its unmap of the old mapping must return
+ * a defined status, and reading the old mapping address must fault (last).
+ * bootargs: role= peer=<domid> port=<static port> ref=<grant ref>
+ */
+#include <guest/guest.h>
+#include <guest/xen_evtchn.h>
+#include <guest/xen_gnttab.h>
+
+#define MAP_ADDR 0x38e00000ULL
+#define MAGIC 0x5EC12E75U
+
+static uint8_t page[4096] __attribute__((aligned(4096)));
+static uint32_t canary = 0x0DDBA11U;	/* .data: reloaded from the image on restart */
+
+static int owner(domid_t peer, evtchn_port_t port, grant_ref_t ref)
+{
+	long st = evt_status(port);
+	uint64_t t;
+
+	if (st == (long)EVTCHNSTAT_closed) {
+		printf("%s: new incarnation: port %u closed, canary 0x%x, grant page %s\n", rt_tag(),
+		       port, canary, (*(volatile uint32_t *)page == 0U) ? "clean" : "STALE FAIL");
+		return 0;
+	}
+	printf("%s: first incarnation, port %u status %ld\n", rt_tag(), port, st);
+	if (!evt_wait(port, 10000)) {
+		printf("%s: FAIL peer not ready\n", rt_tag());
+		return 1;
+	}
+	if (gnt_setup(1) != 0) {
+		printf("%s: FAIL grant setup\n", rt_tag());
+		return 1;
+	}
+	*(volatile uint32_t *)page = MAGIC;
+	canary = 0xBAD;
+	gnt_grant(ref, peer, (uint64_t)(uintptr_t)page >> 12, false);
+	(void)evt_send(port);
+	if (!evt_wait(port, 10000)) {
+		printf("%s: FAIL peer did not map\n", rt_tag());
+		return 1;
+	}
+	t = cntpct();
+	printf("%s: crashing with grant %u mapped by d%u, cntpct %lu\n", rt_tag(), ref, peer,
+	       (unsigned long)t);
+	(void)*(volatile uint32_t *)(uintptr_t)(rt.ram_base + rt.ram_size);
+	printf("%s: FAIL fault returned\n", rt_tag());
+	return 1;
+}
+
+static int peer_side(domid_t owner_id, evtchn_port_t port, grant_ref_t ref)
+{
+	grant_handle_t h;
+	uint64_t t0;
+	long st;
+	int rc;
+
+	mdelay(200);
+	evt_clear(port);
+	(void)evt_send(port);
+	if (!evt_wait(port, 10000)) {
+		printf("%s: FAIL no grant offer\n", rt_tag());
+		return 1;
+	}
+	rc = gnt_map(owner_id, ref, MAP_ADDR, false, &h);
+	if (rc != 0 || *(volatile uint32_t *)MAP_ADDR != MAGIC) {
+		printf("%s: FAIL map of grant %u: %d\n", rt_tag(), ref, rc);
+		return 1;
+	}
+	printf("%s: mapped grant %u of d%u, magic OK\n", rt_tag(), ref, owner_id);
+	(void)evt_send(port);
+	t0 = cntvct();
+	do {
+		st = evt_status(port);
+	} while (st == (long)EVTCHNSTAT_interdomain &&
+		 cntvct() - t0 < timer_us_to_ticks(20000000U));
+	/* As in Xen, closing one end leaves the other unbound: no longer connected. */
+	printf("%s: port %u status after the owner's crash: %ld (%s)\n", rt_tag(), port, st,
+	       (st == (long)EVTCHNSTAT_closed || st == (long)EVTCHNSTAT_unbound) ?
+	       "disconnected" : "FAIL still connected");
+	/* Give the restart time to finish before probing the old mapping. */
+	mdelay(rt_arg_u64("settle_ms", 1000));
+	rc = gnt_unmap(MAP_ADDR, h);
+	printf("%s: unmap of the old mapping: %d (%s)\n", rt_tag(), rc,
+	       (rc == GNTST_okay || rc == GNTST_bad_handle) ? "defined" : "FAIL undefined");
+	printf("%s: touching old mapping 0x%llx\n", rt_tag(), MAP_ADDR);
+	(void)*(volatile uint32_t *)MAP_ADDR;
+	printf("%s: FAIL old mapping still readable\n", rt_tag());
+	return 1;
+}
+
+int test_main(void)
+{
+	char role[8] = "owner";
+	domid_t peer = (domid_t)rt_arg_u64("peer", 0);
+	evtchn_port_t port = (evtchn_port_t)rt_arg_u64("port", 10);
+	grant_ref_t ref = (grant_ref_t)rt_arg_u64("ref", 8);
+
+	(void)rt_arg("role", role, sizeof(role));
+	if (evt_setup(false) != 0) {
+		printf("%s: FAIL evtchn setup\n", rt_tag());
+		return 1;
+	}
+	return role[0] == 'o' ? owner(peer, port, ref) : peer_side(peer, port, ref);
+}
