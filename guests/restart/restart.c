@@ -4,7 +4,8 @@
  * role=owner (restart policy "always"): grants a page to the peer over a
  * static channel, waits until the peer has mapped it, then faults. Its next
  * incarnation finds the static port closed (its channels were reset), checks
- * that its memory came back clean, and powers off.
+ * (told by the peer's read-only phase page, since its own memory is
+ * scrubbed) that its memory came back clean, and powers off.
  * role=peer: maps the owner's grant, then watches EVTCHNOP_status until the
  * owner's crash disconnects the channel; its unmap of the old mapping must return
  * a defined status, and reading the old mapping address must fault (last).
@@ -15,34 +16,43 @@
 #include <guest/xen_gnttab.h>
 
 #define MAP_ADDR 0x38e00000ULL
+#define PHASE_ADDR 0x38e01000ULL
+#define PHASE_REF 9U
 #define MAGIC 0x5EC12E75U
 
 static uint8_t page[4096] __attribute__((aligned(4096)));
+static uint8_t phase_page[4096] __attribute__((aligned(4096)));
 static uint32_t canary = 0x0DDBA11U;	/* .data: reloaded from the image on restart */
 
 static int owner(domid_t peer, evtchn_port_t port, grant_ref_t ref)
 {
-	long st = evt_status(port);
+	uint32_t phase;
+	grant_handle_t h;
 	uint64_t t;
 
-	if (st == (long)EVTCHNSTAT_closed) {
-		printf("%s: new incarnation: port %u closed, canary 0x%x, grant page %s\n", rt_tag(),
-		       port, canary, (*(volatile uint32_t *)page == 0U) ? "clean" : "STALE FAIL");
-		return 0;
-	}
-	printf("%s: first incarnation, port %u status %ld\n", rt_tag(), port, st);
-	if (!evt_wait(port, 10000)) {
+	/* Memory is scrubbed on restart: the peer's page says which incarnation this is. */
+	if (!evt_wait(port, 10000) || gnt_setup(1) != 0) {
 		printf("%s: FAIL peer not ready\n", rt_tag());
 		return 1;
 	}
-	if (gnt_setup(1) != 0) {
-		printf("%s: FAIL grant setup\n", rt_tag());
+	if (gnt_map(peer, PHASE_REF, PHASE_ADDR, true, &h) != 0) {
+		printf("%s: FAIL map of the peer's phase page\n", rt_tag());
 		return 1;
 	}
+	phase = *(volatile uint32_t *)PHASE_ADDR;
+	(void)gnt_unmap(PHASE_ADDR, h);
+	if (phase == 2U) {
+		printf("%s: new incarnation: port %u status %ld, canary 0x%x, grant page %s\n",
+		       rt_tag(), port, evt_status(port), canary,
+		       (*(volatile uint32_t *)page == 0U) ? "clean" : "STALE FAIL");
+		return 0;
+	}
+	printf("%s: first incarnation, port %u status %ld\n", rt_tag(), port, evt_status(port));
 	*(volatile uint32_t *)page = MAGIC;
 	canary = 0xBAD;
 	gnt_grant(ref, peer, (uint64_t)(uintptr_t)page >> 12, false);
 	(void)evt_send(port);
+	/* The peer's ack. */
 	if (!evt_wait(port, 10000)) {
 		printf("%s: FAIL peer did not map\n", rt_tag());
 		return 1;
@@ -62,6 +72,14 @@ static int peer_side(domid_t owner_id, evtchn_port_t port, grant_ref_t ref)
 	long st;
 	int rc;
 
+	volatile uint32_t *phase = (volatile uint32_t *)phase_page;
+
+	if (gnt_setup(1) != 0) {
+		printf("%s: FAIL grant setup\n", rt_tag());
+		return 1;
+	}
+	*phase = 1U;
+	gnt_grant(PHASE_REF, owner_id, (uint64_t)(uintptr_t)phase_page >> 12, true);
 	mdelay(200);
 	evt_clear(port);
 	(void)evt_send(port);
@@ -75,6 +93,7 @@ static int peer_side(domid_t owner_id, evtchn_port_t port, grant_ref_t ref)
 		return 1;
 	}
 	printf("%s: mapped grant %u of d%u, magic OK\n", rt_tag(), ref, owner_id);
+	*phase = 2U;
 	(void)evt_send(port);
 	t0 = cntvct();
 	do {
@@ -85,7 +104,13 @@ static int peer_side(domid_t owner_id, evtchn_port_t port, grant_ref_t ref)
 	printf("%s: port %u status after the owner's crash: %ld (%s)\n", rt_tag(), port, st,
 	       (st == (long)EVTCHNSTAT_closed || st == (long)EVTCHNSTAT_unbound) ?
 	       "disconnected" : "FAIL still connected");
-	/* Give the restart time to finish before probing the old mapping. */
+	/* Static channels are bound again once the owner is reloaded: tell it to go. */
+	t0 = cntvct();
+	while (evt_status(port) != (long)EVTCHNSTAT_interdomain &&
+	       cntvct() - t0 < timer_us_to_ticks(20000000U)) {
+	}
+	evt_clear(port);
+	(void)evt_send(port);
 	mdelay(rt_arg_u64("settle_ms", 1000));
 	rc = gnt_unmap(MAP_ADDR, h);
 	printf("%s: unmap of the old mapping: %d (%s)\n", rt_tag(), rc,
