@@ -140,6 +140,7 @@ void console_input_byte(char c)
 	irqflags_t f = local_irq_save();
 	bool switched = false;
 	bool queued = false;
+	char key = '\0';
 	uint32_t focus;
 
 	spin_lock(&console_lock);
@@ -160,6 +161,8 @@ void console_input_byte(char c)
 				l->in_head = next;
 				queued = true;
 			}
+		} else {
+			key = c; /* input for the hypervisor: a debug key */
 		}
 	}
 	focus = console_focus;
@@ -175,6 +178,17 @@ void console_input_byte(char c)
 		if (d != NULL) {
 			evtchn_send_virq(&d->vcpu[0], VIRQ_CONSOLE);
 		}
+	}
+	/* Debug keys (console on the hypervisor), run outside the console lock. */
+	if (key == 'l') {
+		lock_profile_print();
+	} else if (key == 'L') {
+		lock_profile_reset();
+		printk("lock profile: reset\n");
+	} else if (key == 'h') {
+		printk("debug keys: l lock profile, L reset it, h this help\n");
+	} else {
+		/* other keys are ignored */
 	}
 	if (switched) {
 		if (focus < CONFIG_MAX_DOMAINS) {

@@ -173,6 +173,37 @@ static void test_rwlock_writers_exclude_readers(void **state)
 	assert_int_equal(rw.cnts, 0);
 }
 
+VERIFIES(REQ-LCK-006)
+static void test_lock_profile_debug_key(void **state)
+{
+	unsigned int i;
+
+	(void)state;
+	/* Move the console input to the hypervisor (Ctrl-A x3 cycles). */
+	for (i = 0; i <= CONFIG_MAX_DOMAINS; i++) {
+		host_console_clear();
+		console_input_byte('h');
+		if (strstr(host_console_text(), "debug keys:") != NULL) {
+			break;
+		}
+		console_input_byte('\x01');
+		console_input_byte('\x01');
+		console_input_byte('\x01');
+	}
+	assert_true(i <= CONFIG_MAX_DOMAINS);
+	spin_lock_init(&counter_lock, LOCK_CLASS_EVTCHN);
+	spin_lock(&counter_lock);
+	spin_unlock(&counter_lock);
+	host_console_clear();
+	console_input_byte('l');
+	assert_non_null(strstr(host_console_text(), "lock profile: class acquisitions contended"));
+	assert_non_null(strstr(host_console_text(), "  evtchn 1 0 0"));
+	console_input_byte('L');
+	host_console_clear();
+	console_input_byte('l');
+	assert_non_null(strstr(host_console_text(), "  evtchn 0 0 0"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +211,7 @@ int main(void)
 		cmocka_unit_test_setup(test_pairable_in_address_order, setup),
 		cmocka_unit_test_setup(test_ticket_lock_excludes_and_profiles, setup),
 		cmocka_unit_test_setup(test_rwlock_writers_exclude_readers, setup),
+		cmocka_unit_test_setup(test_lock_profile_debug_key, setup),
 	};
 	return cmocka_run_group_tests_name("locks", tests, NULL, NULL);
 }
