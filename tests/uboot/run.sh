@@ -300,12 +300,13 @@ hyp_build() { # GIC -> prints the output tree
 }
 
 # hyp_image NAME GIC CPU DTSI: `make image-files` for that configuration.
-hyp_image() {
-	local o
+hyp_image() { # DIR GIC CPU DTSI [make args...]
+	local o d=$1 c=$3 t=$4
 	o=$(hyp_build "$2") || return 1
-	mkdir -p "$W/$1"
-	make --no-print-directory -s O="$o" IMAGE_DIR="$W/$1" IMAGE_DTSI="$4" RUN_CPU="$3" \
-		image-files > "$W/$1/make.log" 2>&1
+	shift 4
+	mkdir -p "$W/$d"
+	make --no-print-directory -s O="$o" IMAGE_DIR="$W/$d" IMAGE_DTSI="$t" RUN_CPU="$c" \
+		"$@" image-files > "$W/$d/make.log" 2>&1
 }
 
 plines() { # LOG PARTITION: that partition's console lines
@@ -354,7 +355,20 @@ done
 # VERIFIES: REQ-IMG-012
 name=uboot-hyp-rejects-config
 h=$W/hyp-overlimit
-if hyp_image hyp-overlimit 3 cortex-a57 dts/tests/overlimit.dtsi; then
+# VERIFIES: REQ-IMG-015
+# The image build itself refuses it first, with the same message.
+name=uboot-overlimit-build-refused
+if hyp_image hyp-overlimit-build 3 cortex-a57 dts/tests/overlimit.dtsi; then
+	fail "$name" "make image accepted five partitions with CONFIG_MAX_DOMAINS=4"
+elif ! grep -q '/chosen/p5: 5 partitions configured, CONFIG_MAX_DOMAINS=4' \
+	"$W/hyp-overlimit-build/make.log"; then
+	fail "$name" "no message naming /chosen/p5 (log $W/hyp-overlimit-build/make.log)"
+else
+	pass "$name"
+fi
+# Built anyway (DTB_CHECK=0), U-Boot boots it and the hypervisor refuses it.
+name=uboot-hyp-rejects-config
+if hyp_image hyp-overlimit 3 cortex-a57 dts/tests/overlimit.dtsi DTB_CHECK=0; then
 	STOP='CONFIG_MAX_DOMAINS|hello from' boot "$h/uboot.log" "$h/sdcard.img" 3
 	if ! grep -q 'Starting kernel' "$h/uboot.log"; then
 		fail "$name" "U-Boot did not start the hypervisor (log $h/uboot.log)"
