@@ -11,6 +11,8 @@
 #include <bulkhead/mm.h>
 #include <bulkhead/hypercall.h>
 #include <arch_host.h>
+#include <bulkhead/console.h>
+#include <string.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <time.h>
@@ -305,4 +307,28 @@ long host_hypercall(struct vcpu *v, regval_t nr, regval_t a0, regval_t a1, regva
 	}
 	v->arch.continuations = rounds;
 	return rc;
+}
+
+struct domain *host_domain_running(domid_t id, uint32_t nr_vcpus, uint64_t ram_bytes)
+{
+	struct domain_config cfg;
+	struct domain *d;
+	uint32_t i;
+
+	(void)memset(&cfg, 0, sizeof(cfg));
+	(void)bh_snprintf(cfg.name, sizeof(cfg.name), "d%u", id);
+	cfg.nr_vcpus = nr_vcpus;
+	cfg.mem_bytes = ram_bytes;
+	for (i = 0U; (i < nr_vcpus) && (i < CONFIG_MAX_VCPUS); i++) {
+		cfg.pcpus[i] = i;
+	}
+	if (domain_create(id, &cfg) != 0) {
+		return NULL;
+	}
+	d = domain_by_id(id);
+	d->state = DOMAIN_RUNNING;
+	for (i = 0U; i < nr_vcpus; i++) {
+		d->vcpu[i].online = true;
+	}
+	return d;
 }

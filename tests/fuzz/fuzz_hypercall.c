@@ -50,25 +50,11 @@ static void fuzz_panic(void)
 
 static struct domain *fuzz_domain(domid_t id, uint32_t nr_vcpus)
 {
-	struct domain_config cfg;
-	struct domain *d;
-	uint32_t i;
+	struct domain *d = host_domain_running(id, nr_vcpus, FUZZ_RAM_BYTES);
 
-	memset(&cfg, 0, sizeof(cfg));
-	(void)bh_snprintf(cfg.name, sizeof(cfg.name), "d%u", id);
-	cfg.nr_vcpus = nr_vcpus;
-	cfg.mem_bytes = FUZZ_RAM_BYTES;
-	for (i = 0U; i < nr_vcpus; i++) {
-		cfg.pcpus[i] = i;
-	}
-	if (domain_create(id, &cfg) != 0) {
+	if (d == NULL) {
 		fprintf(stderr, "fuzz: domain_create(%u) failed\n", id);
 		abort();
-	}
-	d = domain_by_id(id);
-	d->state = DOMAIN_RUNNING;
-	for (i = 0U; i < nr_vcpus; i++) {
-		d->vcpu[i].online = true;
 	}
 	return d;
 }

@@ -31,24 +31,9 @@ void harness_reset(void)
 
 struct domain *harness_domain(domid_t id, uint32_t nr_vcpus)
 {
-	struct domain_config cfg;
-	struct domain *d;
-	uint32_t i;
+	struct domain *d = host_domain_running(id, nr_vcpus, HARNESS_RAM_BYTES);
 
-	memset(&cfg, 0, sizeof(cfg));
-	(void)bh_snprintf(cfg.name, sizeof(cfg.name), "d%u", id);
-	cfg.nr_vcpus = nr_vcpus;
-	cfg.mem_bytes = HARNESS_RAM_BYTES;
-	for (i = 0U; i < nr_vcpus; i++) {
-		cfg.pcpus[i] = i;
-	}
-	assert_int_equal(domain_create(id, &cfg), 0);
-	d = domain_by_id(id);
 	assert_non_null(d);
-	d->state = DOMAIN_RUNNING;
-	for (i = 0U; i < nr_vcpus; i++) {
-		d->vcpu[i].online = true;
-	}
 	return d;
 }
 

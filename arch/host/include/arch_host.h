@@ -6,6 +6,7 @@
 #include <bulkhead/types.h>
 
 struct vcpu;
+struct domain;
 
 #define HOST_CONSOLE_BUF U(65536)
 #define HOST_MAX_CONTINUATIONS U(1000000)
@@ -32,6 +33,12 @@ void host_set_panic_hook(host_panic_fn fn);
 void host_mm_reset(void);
 const char *host_console_text(void);
 void host_console_clear(void);
+/*
+ * Create partition id with nr_vcpus vCPUs (on CPUs 0..n-1) and ram_bytes of
+ * RAM, already running, as tests, fuzzers and benches need it; NULL when
+ * domain_create() refuses.
+ */
+struct domain *host_domain_running(uint16_t id, uint32_t nr_vcpus, uint64_t ram_bytes);
 /* Issue a hypercall as vCPU v would, following continuations. */
 long host_hypercall(struct vcpu *v, regval_t nr, regval_t a0, regval_t a1, regval_t a2,
 		    regval_t a3, regval_t a4);
