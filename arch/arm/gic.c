@@ -86,6 +86,8 @@ void gic_handle_irq(void)
 				printk("gic: spurious INTID %u disabled\n", (unsigned int)intid);
 				gic_hw_enable(intid, false);
 			}
+		} else {
+			/* Beyond the handler table: never routed, so only deactivated. */
 		}
 		gic_hw_deactivate(iar);
 	}

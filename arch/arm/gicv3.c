@@ -12,7 +12,7 @@
 #include <bulkhead/console.h>
 #include "gic_sysreg.h"
 
-#define GICD_CTLR_RWP     (U(1) << 31)
+#define GICD_CTLR_RWP     ((uint32_t)1U << 31)
 #define GICD_CTLR_ENABLE  (U(1) << 0 | U(1) << 1 | U(1) << 4) /* Grp1(A), ARE */
 
 #define GICR_FRAME        U(0x10000)
@@ -37,7 +37,7 @@
 #define ICH_LR_PINTID_SHIFT U(32)
 #define ICH_LR_PINTID_MASK ULL(0x1fff)
 
-static paddr_t gicr_rd[CONFIG_NR_CPUS];   /* RD_base of each CPU's redistributor */
+static paddr_t gicv3_rd_base[CONFIG_NR_CPUS];   /* RD_base of each CPU's redistributor */
 static unsigned int gicv3_nr_lines;
 static unsigned int gicv3_lrs;
 
@@ -71,17 +71,17 @@ void gic_hw_dist_init(void)
 		gicv3_nr_lines = GIC_INTID_SPECIAL;
 	}
 	for (i = 32U; i < gicv3_nr_lines; i += 32U) {
-		mmio_write32(d + GICD_ICENABLER + i / 8U, ~U(0));
-		mmio_write32(d + GICD_ICPENDR + i / 8U, ~U(0));
-		mmio_write32(d + GICD_ICACTIVER + i / 8U, ~U(0));
-		mmio_write32(d + GICD_IGROUPR + i / 8U, ~U(0));
+		mmio_write32(d + GICD_ICENABLER + (paddr_t)i / 8U, ~U(0));
+		mmio_write32(d + GICD_ICPENDR + (paddr_t)i / 8U, ~U(0));
+		mmio_write32(d + GICD_ICACTIVER + (paddr_t)i / 8U, ~U(0));
+		mmio_write32(d + GICD_IGROUPR + (paddr_t)i / 8U, ~U(0));
 	}
 	for (i = 32U; i < gicv3_nr_lines; i += 4U) {
 		mmio_write32(d + GICD_IPRIORITYR + i, GIC_PRIO_DEFAULT * U(0x01010101));
 	}
 	for (i = 32U; i < gicv3_nr_lines; i++) {
 		/* SPIs go to the boot CPU; nothing here needs them elsewhere. */
-		mmio_write64(d + GICD_IROUTER + 8U * i, mpidr_aff(board.mpidr[0]));
+		mmio_write64(d + GICD_IROUTER + ((paddr_t)i * 8U), mpidr_aff(board.mpidr[0]));
 	}
 	gicd_wait_rwp();
 	mmio_write32(d + GICD_CTLR, GICD_CTLR_ENABLE);
@@ -121,7 +121,7 @@ void gic_hw_cpu_init(unsigned int cpu)
 		panic("gicv3: no redistributor for CPU %u (MPIDR 0x%llx)", cpu,
 		      (unsigned long long)board.mpidr[cpu]);
 	}
-	gicr_rd[cpu] = rd;
+	gicv3_rd_base[cpu] = rd;
 	sgi = rd + GICR_FRAME;
 
 	mmio_write32(rd + GICR_WAKER, mmio_read32(rd + GICR_WAKER) & ~GICR_WAKER_SLEEP);
@@ -139,7 +139,7 @@ void gic_hw_cpu_init(unsigned int cpu)
 	}
 	/* SGIs, maintenance and the guest's virtual timer are always wanted. */
 	mmio_write32(sgi + GICD_ISENABLER,
-		     U(0xffff) | (U(1) << GIC_PPI_MAINT) | (U(1) << GIC_PPI_VTIMER));
+		     U(0xffff) | ((uint32_t)1U << GIC_PPI_MAINT) | ((uint32_t)1U << GIC_PPI_VTIMER));
 
 	gic_write_sysreg(icc_sre_el2, ICC_SRE_EL2_VAL);
 	gic_isb();
@@ -187,16 +187,16 @@ void gic_hw_enable(unsigned int intid, bool on)
 	paddr_t base;
 
 	if (intid < 32U) {
-		if (cpu >= CONFIG_NR_CPUS || gicr_rd[cpu] == 0U) {
+		if (cpu >= CONFIG_NR_CPUS || gicv3_rd_base[cpu] == 0U) {
 			return;
 		}
-		base = gicr_rd[cpu] + GICR_FRAME;
+		base = gicv3_rd_base[cpu] + GICR_FRAME;
 	} else if (intid < gicv3_nr_lines) {
 		base = board.gicd_base;
 	} else {
 		return;
 	}
-	mmio_write32(base + (on ? GICD_ISENABLER : GICD_ICENABLER) + (intid / 32U) * 4U,
+	mmio_write32(base + (on ? GICD_ISENABLER : GICD_ICENABLER) + ((paddr_t)intid / 32U) * 4U,
 		     U(1) << (intid % 32U));
 }
 
@@ -220,22 +220,35 @@ unsigned int gic_hw_nr_lrs(void)
 	return gicv3_lrs;
 }
 
-#define LR_CASE(n)                                                            \
-	case n:                                                                 \
+/* The list register's name must be literal text in the mrs/msr template. */
+#define LR_ACCESS(n)                                                          \
+	do {                                                                    \
 		if (write) {                                                    \
 			gic_write_sysreg(ich_lr##n##_el2, *val);                \
 		} else {                                                        \
 			*val = gic_read_sysreg(ich_lr##n##_el2);                \
 		}                                                               \
-		break
+	} while (false)
 
 static void ich_lr_access(unsigned int i, bool write, uint64_t *val)
 {
 	switch (i) {
-	LR_CASE(0); LR_CASE(1); LR_CASE(2); LR_CASE(3);
-	LR_CASE(4); LR_CASE(5); LR_CASE(6); LR_CASE(7);
-	LR_CASE(8); LR_CASE(9); LR_CASE(10); LR_CASE(11);
-	LR_CASE(12); LR_CASE(13); LR_CASE(14); LR_CASE(15);
+	case 0U: LR_ACCESS(0); break;
+	case 1U: LR_ACCESS(1); break;
+	case 2U: LR_ACCESS(2); break;
+	case 3U: LR_ACCESS(3); break;
+	case 4U: LR_ACCESS(4); break;
+	case 5U: LR_ACCESS(5); break;
+	case 6U: LR_ACCESS(6); break;
+	case 7U: LR_ACCESS(7); break;
+	case 8U: LR_ACCESS(8); break;
+	case 9U: LR_ACCESS(9); break;
+	case 10U: LR_ACCESS(10); break;
+	case 11U: LR_ACCESS(11); break;
+	case 12U: LR_ACCESS(12); break;
+	case 13U: LR_ACCESS(13); break;
+	case 14U: LR_ACCESS(14); break;
+	case 15U: LR_ACCESS(15); break;
 	default:
 		if (!write) {
 			*val = 0U;

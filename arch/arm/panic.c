@@ -20,19 +20,19 @@ void hyp_backtrace(uint64_t fp)
 	struct pcpu *pc = this_pcpu();
 	uint64_t top = pc->stack_top;
 	uint64_t bottom = top - CONFIG_STACK_SIZE;
+	uint64_t cur = fp;
 	unsigned int n;
 
 	printk_unlocked("Backtrace:\n");
 	for (n = 0U; n < BACKTRACE_MAX; n++) {
-		const uint64_t *rec = (const uint64_t *)(uintptr_t)fp;
-		if ((fp < bottom) || (fp + 16U > top) || ((fp & 15U) != 0U)) {
-			break;
-		}
-		if (rec[1] == 0U) {
+		const uint64_t *rec = (const uint64_t *)(uintptr_t)cur;
+
+		/* The record is read only once its address is known to lie in the stack. */
+		if ((cur < bottom) || (cur + 16U > top) || ((cur & 15U) != 0U) || (rec[1] == 0U)) {
 			break;
 		}
 		printk_unlocked("  [<%016llx>]\n", (unsigned long long)rec[1]);
-		fp = rec[0];
+		cur = rec[0];
 	}
 }
 

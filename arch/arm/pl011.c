@@ -18,8 +18,8 @@
 #define FR_TXFF   (U(1) << 5)
 #define FR_RXFE   (U(1) << 4)
 #define CR_UARTEN (U(1) << 0)
-#define CR_TXE    (U(1) << 8)
-#define CR_RXE    (U(1) << 9)
+#define CR_TXE    ((uint32_t)1U << 8)
+#define CR_RXE    ((uint32_t)1U << 9)
 #define LCRH_FEN  (U(1) << 4)
 #define LCRH_WLEN8 (U(3) << 5)
 #define IMSC_RXIM (U(1) << 4)
@@ -56,7 +56,9 @@ static void pl011_irq(unsigned int intid)
 	(void)intid;
 	/* Bounded by the FIFO depth (32) with room to spare. */
 	while (((*uart_reg(UART_FR) & FR_RXFE) == 0U) && (n < 64U)) {
-		console_input_byte((char)(*uart_reg(UART_DR) & 0xffU));
+		uint32_t byte = *uart_reg(UART_DR) & 0xffU;
+
+		console_input_byte((char)byte);
 		n++;
 	}
 	*uart_reg(UART_ICR) = IMSC_RXIM | IMSC_RTIM;

@@ -4,12 +4,13 @@
 #include <bulkhead/board.h>
 #include <bulkhead/console.h>
 #include <bulkhead/atomic.h>
+#include <bulkhead/setup.h>
 #include <asm/gic_seam.h>
 #include <asm/mmu.h>
 #include <asm/percpu.h>
 #include <asm/setup.h>
 
-struct pcpu pcpus[CONFIG_NR_CPUS];
+struct pcpu pcpu_data[CONFIG_NR_CPUS];
 uint8_t hyp_stacks[CONFIG_NR_CPUS][CONFIG_STACK_SIZE] __attribute__((aligned(4096)));
 BUILD_ASSERT((CONFIG_STACK_SIZE % 16) == 0);
 BUILD_ASSERT(offsetof(struct pcpu, cur_vcpu) == PCPU_CURRENT);
@@ -17,7 +18,7 @@ BUILD_ASSERT(offsetof(struct pcpu, stack_top) == PCPU_STACK_TOP);
 
 void percpu_init(unsigned int cpu)
 {
-	struct pcpu *pc = &pcpus[cpu];
+	struct pcpu *pc = &pcpu_data[cpu];
 
 	pc->id = cpu;
 	pc->stack_top = (uint64_t)(uintptr_t)&hyp_stacks[cpu][CONFIG_STACK_SIZE];
@@ -56,6 +57,6 @@ __noreturn void arch_setup(paddr_t dtb)
 	gic_cpu_init();
 	timer_cpu_init();
 	uart_enable_rx_irq();
-	write_atomic(&pcpus[0].online, true);
+	write_atomic(&pcpu_data[0].online, true);
 	start_hypervisor((const void *)(uintptr_t)dtb);
 }

@@ -38,7 +38,7 @@ __noreturn void secondary_start(unsigned int cpu)
 	percpu_init(cpu);
 	gic_cpu_init();
 	timer_cpu_init();
-	store_release(&pcpus[cpu].online, true);
+	store_release(&pcpu_data[cpu].online, true);
 	arch_cpu_loop();
 }
 
@@ -52,15 +52,17 @@ void arch_smp_boot(void)
 		int64_t rc = psci_smc(PSCI_CPU_ON_64, board.mpidr[cpu],
 				      (uint64_t)(uintptr_t)secondary_entry, cpu);
 		uint64_t deadline = arch_now_ns() + SMP_WAIT_NS;
+		bool up;
 
 		if (rc != 0) {
 			printk("bulkhead: CPU%u: PSCI CPU_ON failed (%lld)\n", cpu, (long long)rc);
 			continue;
 		}
-		while (!load_acquire(&pcpus[cpu].online) && (arch_now_ns() < deadline)) {
+		while (!load_acquire(&pcpu_data[cpu].online) && (arch_now_ns() < deadline)) {
 			cpu_relax();
 		}
-		if (load_acquire(&pcpus[cpu].online)) {
+		up = load_acquire(&pcpu_data[cpu].online);
+		if (up) {
 			online++;
 		} else {
 			printk("bulkhead: CPU%u did not come up\n", cpu);

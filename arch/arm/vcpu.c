@@ -28,10 +28,10 @@ static uint64_t guest_hcr(void)
 	uint64_t hcr = HCR_VM | HCR_SWIO | HCR_PTW | HCR_FMO | HCR_IMO | HCR_AMO | HCR_FB |
 		       HCR_BSU_IS | HCR_TSC | HCR_TACR | HCR_TIDCP | HCR_RW;
 
-#if CONFIG_TRAP_WFI
+#ifdef CONFIG_TRAP_WFI
 	hcr |= HCR_TWI;
 #endif
-#if CONFIG_TRAP_WFE
+#ifdef CONFIG_TRAP_WFE
 	hcr |= HCR_TWE;
 #endif
 	return hcr;
@@ -41,18 +41,19 @@ int vcpu_id_of_mpidr(uint64_t mpidr)
 {
 	uint64_t aff0 = mpidr & 0xffU;
 	uint64_t aff1 = (mpidr >> 8) & 0xffU;
+	uint64_t id = (aff1 * 16U) + aff0;
 
 	/* Guest MPIDRs are Xen's: Aff0 = id % 16, Aff1 = id / 16, Aff2/3 zero. */
 	if (((mpidr & ULL(0xff00ff0000)) != 0U) || (aff0 >= 16U) || (aff1 >= 16U)) {
 		return -1;
 	}
-	return (int)((aff1 * 16U) + aff0);
+	return (int)id;
 }
 
 static uint64_t vcpu_vmpidr(uint32_t id)
 {
 	/* Bit 31 RES1; uniprocessor bit clear; no multithreading. */
-	return (ULL(1) << 31) | ((uint64_t)(id / 16U) << 8) | (id % 16U);
+	return (ULL(1) << 31) | (((uint64_t)id / 16U) << 8) | ((uint64_t)id % 16U);
 }
 
 void vcpu_sysregs_reset(struct vcpu *v)
@@ -293,7 +294,7 @@ void arch_domain_stop(struct domain *d)
 	for (i = 0U; i < d->nr_vcpus; i++) {
 		struct vcpu *v = &d->vcpu[i];
 		if ((v->pcpu < CONFIG_NR_CPUS) && (v->pcpu != me) &&
-		    (load_acquire(&pcpus[v->pcpu].cur_vcpu) == v)) {
+		    (load_acquire(&pcpu_data[v->pcpu].cur_vcpu) == v)) {
 			gic_send_sgi(v->pcpu, SGI_KICK);
 		}
 	}
@@ -304,11 +305,11 @@ void arch_domain_stop(struct domain *d)
 		if (v->pcpu >= CONFIG_NR_CPUS) {
 			continue;
 		}
-		while ((v->pcpu != me) && (load_acquire(&pcpus[v->pcpu].cur_vcpu) == v) &&
+		while ((v->pcpu != me) && (load_acquire(&pcpu_data[v->pcpu].cur_vcpu) == v) &&
 		       (arch_now_ns() < deadline)) {
 			cpu_relax();
 		}
-		if ((v->pcpu != me) && (load_acquire(&pcpus[v->pcpu].cur_vcpu) == v)) {
+		if ((v->pcpu != me) && (load_acquire(&pcpu_data[v->pcpu].cur_vcpu) == v)) {
 			printk("bulkhead: d%u v%u on CPU%u did not stop\n", d->domain_id, i, v->pcpu);
 		}
 	}

@@ -36,7 +36,8 @@ static struct vcpu *vgic_loaded[CONFIG_NR_CPUS];
 
 static unsigned int vgic_dom_index(const struct domain *d)
 {
-	return (unsigned int)(d - domains);
+	/* domid n is domains[n - 1]; an unset id 0 wraps to an index past the pools. */
+	return (unsigned int)d->domain_id - 1U;
 }
 
 static struct vgic_dist *vgic_dist_of(const struct domain *d)
@@ -212,8 +213,10 @@ void vgic_flush_lrs(struct vcpu *v)
 	struct vgic_irqset en;
 	unsigned int cpu = arch_cpu_id();
 	unsigned int nr = gic_hw_nr_lrs();
-	unsigned int n, w;
+	unsigned int n;
+	unsigned int w;
 	bool more = false;
+	bool drained = false;
 	irqflags_t f;
 
 	if (!vgic_vcpu_ok(v) || cpu >= CONFIG_NR_CPUS) {
@@ -236,20 +239,22 @@ void vgic_flush_lrs(struct vcpu *v)
 				vgic_lr_repend(c, dist, v->vcpu_id, c->lrs.irq[n], (int)n);
 			}
 		}
-		for (n = 0U; n < nr; n++) {
+		for (n = 0U; (n < nr) && !drained && !more; n++) {
 			unsigned int irq = vgic_pick(&c->pending, &en, dist->priv[v->vcpu_id].prio,
 						     dist->spi_prio, &c->lrs);
 			int i;
 
 			if (irq == VGIC_NO_IRQ) {
-				break;
-			}
-			i = vgic_lr_claim(&c->lrs, nr, irq, false);
-			if (i >= 0) {
-				vgic_lr_load(c, dist, v->vcpu_id, irq, i);
-			} else if (!vgic_lr_preempt(c, dist, v->vcpu_id, irq)) {
-				more = true;
-				break;
+				drained = true;
+			} else {
+				i = vgic_lr_claim(&c->lrs, nr, irq, false);
+				if (i >= 0) {
+					vgic_lr_load(c, dist, v->vcpu_id, irq, i);
+				} else if (!vgic_lr_preempt(c, dist, v->vcpu_id, irq)) {
+					more = true;
+				} else {
+					/* Took the LR of a less urgent, still pending one. */
+				}
 			}
 		}
 		for (w = 0U; w < VGIC_NR_WORDS && !more; w++) {
@@ -437,7 +442,8 @@ static void vgic_bus_of(struct domain *d, struct vgic_bus *b)
 #define ISS_DIR_READ     U(1)
 #define ISS_SYSREG_MASK  U(0x3ffc1e)   /* Op0, Op2, Op1, CRn, CRm */
 #define ISS_SYSREG(op0, op1, crn, crm, op2) \
-	(((op0) << 20) | ((op2) << 17) | ((op1) << 14) | ((crn) << 10) | ((crm) << 1))
+	(((uint32_t)(op0) << 20) | ((uint32_t)(op2) << 17) | ((uint32_t)(op1) << 14) | \
+	 ((uint32_t)(crn) << 10) | ((uint32_t)(crm) << 1))
 #define ISS_ICC_SGI1R    ISS_SYSREG(U(3), U(0), U(12), U(11), U(5))
 #define ISS_ICC_ASGI1R   ISS_SYSREG(U(3), U(0), U(12), U(11), U(6))
 #define ISS_ICC_SGI0R    ISS_SYSREG(U(3), U(0), U(12), U(11), U(7))

@@ -59,7 +59,7 @@ void vgic_dist_reset_priv(struct vgic_dist *d, unsigned int vcpu)
 	}
 	p = &d->priv[vcpu];
 	/* GICv2 SGIs are always enabled (RAO/WI); v3 ones are enabled by the guest. */
-	p->enabled = (d->version == 2U) ? U(0xffff) : 0U;
+	p->enabled = (d->version == 2U) ? (uint32_t)U(0xffff) : 0U;
 	p->edge = U(0x0000ffff);      /* SGIs edge, PPIs level */
 	for (i = 0U; i < VGIC_NR_PRIVATE; i++) {
 		p->prio[i] = 0U;
@@ -99,7 +99,7 @@ bool vgic_dist_on(const struct vgic_dist *d)
  */
 uint64_t vgic_vcpu_affinity(unsigned int vcpu)
 {
-	return ((uint64_t)(vcpu / 16U) << 8) | (vcpu % 16U);
+	return (((uint64_t)vcpu / 16U) << 8) | ((uint64_t)vcpu % 16U);
 }
 
 static unsigned int vgic_route_v3(const struct vgic_dist *d, uint64_t r)
@@ -169,19 +169,18 @@ static void enable_write(struct vgic_dist *d, const struct vgic_bus *bus, unsign
 			 unsigned int word, uint32_t bits, bool set)
 {
 	uint32_t *w = bits_word(d, d->spi_enabled, vcpu, word);
-	uint32_t old;
+	uint32_t fresh;
 	uint64_t kick = 0U;
 
 	if (!set) {
 		(void)atomic_fetch_and(w, ~bits);
 		return;
 	}
-	old = atomic_fetch_or(w, bits);
-	bits &= ~old;
-	while (bits != 0U) {
-		unsigned int irq = word * 32U + (unsigned int)__builtin_ctz(bits);
+	fresh = bits & ~atomic_fetch_or(w, bits);
+	while (fresh != 0U) {
+		unsigned int irq = word * 32U + (unsigned int)__builtin_ctz(fresh);
 
-		bits &= bits - 1U;
+		fresh &= fresh - 1U;
 		kick |= ULL(1) << vgic_dist_target(d, irq, vcpu);
 	}
 	while (kick != 0U) {
@@ -211,11 +210,13 @@ static uint32_t pend_read(struct vgic_dist *d, const struct vgic_bus *bus, unsig
 static void pend_write(struct vgic_dist *d, const struct vgic_bus *bus, unsigned int vcpu,
 		       unsigned int word, uint32_t bits, bool set)
 {
-	while (bits != 0U) {
-		unsigned int irq = word * 32U + (unsigned int)__builtin_ctz(bits);
+	uint32_t todo = bits;
+
+	while (todo != 0U) {
+		unsigned int irq = word * 32U + (unsigned int)__builtin_ctz(todo);
 		unsigned int t = vgic_dist_target(d, irq, vcpu);
 
-		bits &= bits - 1U;
+		todo &= todo - 1U;
 		if (set) {
 			bus->raise(bus->ctx, t, irq);
 		} else {
@@ -278,24 +279,27 @@ static int bank_access(struct vgic_dist *d, const struct vgic_bus *bus, unsigned
 		       uint32_t off, unsigned int size, bool write, uint64_t *val,
 		       unsigned int lo, unsigned int hi)
 {
-	unsigned int irq, i;
+	unsigned int i;
 
 	if (off >= GICD_IPRIORITYR && off < GICD_ICFGR) {
 		bool targets = off >= GICD_ITARGETSR;
 		uint64_t out = 0U;
+		unsigned int first;
 
 		if (size != 1U && size != 4U) {
 			return -XEN_EINVAL;
 		}
-		irq = off - (targets ? GICD_ITARGETSR : GICD_IPRIORITYR);
+		first = off - (targets ? GICD_ITARGETSR : GICD_IPRIORITYR);
 		if (targets && d->version != 2U) {
 			if (!write) {
 				*val = 0U;
 			}
 			return 0;
 		}
-		for (i = 0U; i < size; i++, irq++) {
-			uint32_t b = (uint32_t)(*val >> (8U * i)) & U(0xff);
+		for (i = 0U; i < size; i++) {
+			unsigned int irq = first + i;
+			unsigned int shift = 8U * i;
+			uint32_t b = (uint32_t)(*val >> shift) & U(0xff);
 
 			if (irq < lo || irq >= hi) {
 				continue;
@@ -304,13 +308,15 @@ static int bank_access(struct vgic_dist *d, const struct vgic_bus *bus, unsigned
 				if (write) {
 					write_atomic(prio_byte(d, vcpu, irq), (uint8_t)(b & VGIC_PRIO_MASK));
 				} else {
-					out |= (uint64_t)read_atomic(prio_byte(d, vcpu, irq)) << (8U * i);
+					out |= (uint64_t)read_atomic(prio_byte(d, vcpu, irq)) << shift;
 				}
 			} else if (write && irq >= VGIC_NR_PRIVATE) {
 				b &= (uint32_t)((ULL(1) << d->nr_vcpus) - 1U);
 				write_atomic(&d->spi_targets[irq - VGIC_NR_PRIVATE], (uint8_t)b);
 			} else if (!write) {
-				out |= (uint64_t)targets_byte(d, vcpu, irq) << (8U * i);
+				out |= (uint64_t)targets_byte(d, vcpu, irq) << shift;
+			} else {
+				/* ITARGETSR of SGIs and PPIs: read-only (WI). */
 			}
 		}
 		if (!write) {
@@ -359,7 +365,7 @@ static int bank_access(struct vgic_dist *d, const struct vgic_bus *bus, unsigned
 		case GICD_IGROUPR:
 			/* v3: everything Group 1; v2: Group 0 (what Linux's GICv2 driver uses). */
 			if (!write) {
-				*val = (d->version == 3U) ? U(0xffffffff) : 0U;
+				*val = (d->version == 3U) ? ULL(0xffffffff) : ULL(0);
 			}
 			break;
 		case GICD_ISENABLER:
@@ -448,7 +454,7 @@ static uint32_t gicd_typer(const struct vgic_dist *d)
 	if (d->version == 2U) {
 		return lines | ((d->nr_vcpus - 1U) << 5);
 	}
-	return lines | (U(9) << 19);   /* IDbits: 10 INTID bits, no LPIs, no ESPIs */
+	return lines | ((uint32_t)9U << 19);   /* IDbits: 10 INTID bits, no LPIs, no ESPIs */
 }
 
 int vgic_gicd_access(struct vgic_dist *d, const struct vgic_bus *bus, unsigned int vcpu,
@@ -497,6 +503,8 @@ int vgic_gicd_access(struct vgic_dist *d, const struct vgic_bus *bus, unsigned i
 			vgic_send_sgis(bus, t, d->nr_vcpus, sgi);
 		} else if (!write) {
 			*val = 0U;
+		} else {
+			/* GICD_SGIR exists on GICv2 only: WI on GICv3. */
 		}
 		return 0;
 	case GIC_PIDR2:
@@ -515,8 +523,8 @@ int vgic_gicd_access(struct vgic_dist *d, const struct vgic_bus *bus, unsigned i
 /* ------------------------------------------------------------------ */
 /* Redistributors (GICv3): one RD_base + SGI_base pair per vCPU.       */
 
-static int gicr_rd(struct vgic_dist *d, unsigned int vcpu, uint32_t off, unsigned int size,
-		   bool write, uint64_t *val)
+static int gicr_rd_access(struct vgic_dist *d, unsigned int vcpu, uint32_t off,
+			  unsigned int size, bool write, uint64_t *val)
 {
 	if (off == GICR_TYPER || off == GICR_TYPER + 4U) {
 		uint64_t typer = (vgic_vcpu_affinity(vcpu) << 32) | ((uint64_t)vcpu << 8);
@@ -572,7 +580,7 @@ int vgic_gicr_access(struct vgic_dist *d, const struct vgic_bus *bus, uint32_t o
 		return -XEN_EINVAL;
 	}
 	if (frame_off < VGIC_GICR_SGI_BASE) {
-		return gicr_rd(d, vcpu, frame_off, size, write, val);
+		return gicr_rd_access(d, vcpu, frame_off, size, write, val);
 	}
 	frame_off -= VGIC_GICR_SGI_BASE;
 	if (frame_off >= GICD_IGROUPR && frame_off < GICD_ICFGR_END) {

@@ -84,8 +84,8 @@ int vgic_lr_find(const struct vgic_lrs *l, unsigned int irq)
 
 int vgic_lr_claim(struct vgic_lrs *l, unsigned int nr_lrs, unsigned int irq, bool hw)
 {
-	uint32_t all = (nr_lrs >= 32U) ? ~U(0) : ((U(1) << nr_lrs) - 1U);
-	uint32_t free = ~l->used & all & ((U(1) << VGIC_MAX_LRS) - 1U);
+	uint32_t all = (nr_lrs >= 32U) ? ~U(0) : (((uint32_t)1U << nr_lrs) - 1U);
+	uint32_t free = ~l->used & all & (((uint32_t)1U << VGIC_MAX_LRS) - 1U);
 	unsigned int i;
 
 	if (free == 0U || !vgic_irq_valid(irq)) {

@@ -21,7 +21,7 @@
 #define PSCI_FEATURES          U(0x8400000a)
 #define PSCI_SMC64             U(0x40000000)
 #define SMCCC_VERSION          U(0x80000000)
-#define SMCCC_ARCH_FEATURES    U(0x80000001)
+/* SMCCC_ARCH_FEATURES (0x80000001) is not offered: PSCI_FEATURES says so. */
 
 #define PSCI_SUCCESS           0
 #define PSCI_NOT_SUPPORTED     (-1)
@@ -45,7 +45,7 @@ static int64_t vpsci_cpu_on(struct domain *d, uint64_t mpidr, uint64_t entry, ui
 	spin_lock(&d->lock);
 	/* Still on, or still parking after CPU_OFF on its physical CPU. */
 	if (load_acquire(&t->online) ||
-	    ((t->pcpu < CONFIG_NR_CPUS) && (load_acquire(&pcpus[t->pcpu].cur_vcpu) == t))) {
+	    ((t->pcpu < CONFIG_NR_CPUS) && (load_acquire(&pcpu_data[t->pcpu].cur_vcpu) == t))) {
 		rc = PSCI_ALREADY_ON;
 	} else {
 		arch_vcpu_reset(t, entry, ctx);

@@ -8,6 +8,5 @@
 
 #define SGI_KICK       GIC_SGI_KICK
 #define PPI_HYP_TIMER  GIC_PPI_HYP_TIMER
-#define PPI_VIRT_TIMER GIC_PPI_VTIMER
 
 #endif

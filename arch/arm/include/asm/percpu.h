@@ -18,7 +18,7 @@ struct pcpu {
 	bool online;
 } __cacheline_aligned;
 
-extern struct pcpu pcpus[CONFIG_NR_CPUS];
+extern struct pcpu pcpu_data[CONFIG_NR_CPUS];
 extern uint8_t hyp_stacks[CONFIG_NR_CPUS][CONFIG_STACK_SIZE];
 
 static inline struct pcpu *this_pcpu(void)

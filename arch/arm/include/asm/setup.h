@@ -38,7 +38,4 @@ bool vcpu_runnable(const struct vcpu *v);
 
 void hyp_backtrace(uint64_t fp);
 
-/* common/setup.c (boot). */
-__noreturn void start_hypervisor(const void *dtb);
-
 #endif
