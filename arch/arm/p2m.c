@@ -256,11 +256,10 @@ int p2m_set_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t,
 	return 0;
 }
 
-int p2m_clear_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t *old_mfn,
-		    enum p2m_type *old_t)
+/* Swap the 4 KiB entry of gfn for an empty one; *old is what was there. */
+static int p2m_take_entry(struct p2m_domain *p2m, gfn_t gfn, uint64_t *old)
 {
 	uint64_t *table;
-	uint64_t old;
 
 	if ((gfn >> (P2M_IPA_BITS - PAGE_SHIFT)) != 0U) {
 		return -XEN_EINVAL;
@@ -269,9 +268,30 @@ int p2m_clear_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t *old_mfn,
 	if (table == NULL) {
 		return -XEN_ENOENT;
 	}
-	old = atomic_xchg(&table[LEVEL_INDEX(gfn, 3U)], 0U);
-	if ((old & PTE_VALID) == 0U) {
-		return -XEN_ENOENT;
+	*old = atomic_xchg(&table[LEVEL_INDEX(gfn, 3U)], 0U);
+	return ((*old & PTE_VALID) == 0U) ? -XEN_ENOENT : 0;
+}
+
+int p2m_remove_entry(struct p2m_domain *p2m, gfn_t gfn)
+{
+	uint64_t old;
+
+	return p2m_take_entry(p2m, gfn, &old);
+}
+
+void p2m_flush_tlb(const struct p2m_domain *p2m)
+{
+	arch_tlb_flush_vmid(p2m->vmid);
+}
+
+int p2m_clear_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t *old_mfn,
+		    enum p2m_type *old_t)
+{
+	uint64_t old = 0U;
+	int rc = p2m_take_entry(p2m, gfn, &old);
+
+	if (rc != 0) {
+		return rc;
 	}
 	arch_tlb_flush_ipa(p2m->vmid, gfn_to_gaddr(gfn));
 	if (old_mfn != NULL) {

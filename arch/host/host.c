@@ -25,6 +25,7 @@ uint64_t tsan_fence_word; /* see smp_mb() in bulkhead/atomic.h */
 static _Thread_local unsigned int host_cpu;
 static _Thread_local struct vcpu *host_current;
 static _Thread_local host_panic_fn host_panic_hook;
+static _Thread_local host_tlb_fn host_tlb_hook;
 
 /*
  * Counted per CPU and summed on demand: one shared counter would be a hot
@@ -129,17 +130,28 @@ __attribute__((constructor)) static void host_mm_init(void)
 	host_mm_reset();
 }
 
+void host_set_tlb_hook(host_tlb_fn fn)
+{
+	host_tlb_hook = fn;
+}
+
 void arch_tlb_flush_ipa(uint16_t vmid, paddr_t ipa)
 {
 	(void)ipa;
 	__atomic_fetch_add(&host_tlb[host_cpu].ipa, 1U, __ATOMIC_RELAXED);
 	__atomic_store_n(&host_tlb[host_cpu].last_vmid, vmid, __ATOMIC_RELAXED);
+	if (host_tlb_hook != NULL) {
+		host_tlb_hook(vmid);
+	}
 }
 
 void arch_tlb_flush_vmid(uint16_t vmid)
 {
 	__atomic_fetch_add(&host_tlb[host_cpu].vmid, 1U, __ATOMIC_RELAXED);
 	__atomic_store_n(&host_tlb[host_cpu].last_vmid, vmid, __ATOMIC_RELAXED);
+	if (host_tlb_hook != NULL) {
+		host_tlb_hook(vmid);
+	}
 }
 
 uint64_t host_tlb_flush_count(void)

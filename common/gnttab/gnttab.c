@@ -15,8 +15,6 @@
 
 union gnttab_elem {
 	struct gnttab_map_grant_ref map;
-	struct gnttab_unmap_grant_ref unmap;
-	struct gnttab_unmap_and_replace replace;
 	struct gnttab_copy copy;
 	struct gnttab_swap_grant_ref swap;
 };
@@ -33,18 +31,6 @@ static void elem_map(struct vcpu *v, union gnttab_elem *e)
 	gnttab_map_one(v, &e->map);
 }
 
-static void elem_unmap(struct vcpu *v, union gnttab_elem *e)
-{
-	gnttab_unmap_one(v, e->unmap.host_addr, e->unmap.dev_bus_addr, 0U, e->unmap.handle,
-			 &e->unmap.status);
-}
-
-static void elem_replace(struct vcpu *v, union gnttab_elem *e)
-{
-	gnttab_unmap_one(v, e->replace.host_addr, 0U, e->replace.new_addr, e->replace.handle,
-			 &e->replace.status);
-}
-
 static void elem_copy(struct vcpu *v, union gnttab_elem *e)
 {
 	gnttab_copy_one(v, &e->copy);
@@ -59,13 +45,6 @@ static void elem_swap(struct vcpu *v, union gnttab_elem *e)
 
 static const struct gnttab_array_op op_map = {
 	sizeof(struct gnttab_map_grant_ref), 0U, sizeof(struct gnttab_map_grant_ref), elem_map
-};
-static const struct gnttab_array_op op_unmap = {
-	sizeof(struct gnttab_unmap_grant_ref), STATUS_OF(struct gnttab_unmap_grant_ref), elem_unmap
-};
-static const struct gnttab_array_op op_replace = {
-	sizeof(struct gnttab_unmap_and_replace), STATUS_OF(struct gnttab_unmap_and_replace),
-	elem_replace
 };
 static const struct gnttab_array_op op_copy = {
 	sizeof(struct gnttab_copy), STATUS_OF(struct gnttab_copy), elem_copy
@@ -134,6 +113,21 @@ static long gnttab_cache_flush(struct vcpu *v, xen_guest_handle_t uop, unsigned 
 	return 0;
 }
 
+/* rc > 0: preempted after rc elements of size bytes; continue with the rest. */
+static long gnttab_continue(unsigned int cmd, xen_guest_handle_t uop, unsigned int count, long rc,
+			    size_t size)
+{
+	regval_t args[HYPERCALL_NR_ARGS];
+
+	if (rc <= 0) {
+		return rc;
+	}
+	args[0] = cmd;
+	args[1] = uop + ((uint64_t)rc * size);
+	args[2] = count - (unsigned int)rc;
+	return hypercall_continue(3U, args);
+}
+
 /* Natural alignment of the op's struct; 0 for ops that read no memory. */
 static size_t gnttab_align_of(unsigned int cmd)
 {
@@ -173,11 +167,10 @@ long do_grant_table_op(unsigned int cmd, xen_guest_handle_t uop, unsigned int co
 		aop = &op_map;
 		break;
 	case GNTTABOP_unmap_grant_ref:
-		aop = &op_unmap;
-		break;
 	case GNTTABOP_unmap_and_replace:
-		aop = &op_replace;
-		break;
+		/* Own loop: one TLB invalidation per chunk (unmap.c). */
+		rc = gnttab_unmap_array(v, cmd == GNTTABOP_unmap_and_replace, uop, count);
+		return gnttab_continue(cmd, uop, count, rc, sizeof(union gnttab_unmap_elem));
 	case GNTTABOP_copy:
 		aop = &op_copy;
 		break;
@@ -209,11 +202,5 @@ long do_grant_table_op(unsigned int cmd, xen_guest_handle_t uop, unsigned int co
 		return -XEN_ENOSYS; /* dump_table included, as on Xen */
 	}
 	rc = gnttab_array(v, aop, uop, count);
-	if (rc > 0) {
-		args[0] = cmd;
-		args[1] = uop + ((uint64_t)rc * aop->size);
-		args[2] = count - (unsigned int)rc;
-		return hypercall_continue(3U, args);
-	}
-	return rc;
+	return gnttab_continue(cmd, uop, count, rc, aop->size);
 }

@@ -38,6 +38,7 @@ BUILD_ASSERT(sizeof(struct gnttab_active) == 32U);
 
 /* Maptrack flags: GNTMAP_host_map [| GNTMAP_readonly], or 0 when free. */
 #define MAPTRACK_REVOKED U(0x8000) /* granter restarted: mapping removed */
+#define MAPTRACK_UNMAPPING U(0x4000) /* stage-2 entry removed, invalidation and unpin due */
 
 struct gnttab_maptrack {
 	uint32_t ref;
@@ -117,8 +118,25 @@ void gnttab_table_clear(struct domain *d);
 
 /* map.c, copy.c, misc.c: one array element each; status in the op. */
 void gnttab_map_one(struct vcpu *v, struct gnttab_map_grant_ref *op);
-void gnttab_unmap_one(struct vcpu *v, uint64_t host_addr, uint64_t dev_bus_addr,
-		      uint64_t new_addr, grant_handle_t handle, int16_t *status);
+
+/* unmap.c: one element of either unmap op, in two phases (see there). */
+struct gnttab_unmap_args {
+	uint64_t host_addr;
+	uint64_t dev_bus_addr;
+	uint64_t new_addr;
+	grant_handle_t handle;
+};
+
+union gnttab_unmap_elem {
+	struct gnttab_unmap_grant_ref unmap;
+	struct gnttab_unmap_and_replace replace;
+};
+
+/* The element's status; *pending: the caller invalidates, then finishes. */
+int16_t gnttab_unmap_begin(struct vcpu *v, const struct gnttab_unmap_args *a, bool *pending);
+void gnttab_unmap_finish(struct vcpu *v, grant_handle_t handle);
+/* The whole array: 0, the number done when preempted, or -EFAULT. */
+long gnttab_unmap_array(struct vcpu *v, bool replace, xen_guest_handle_t uop, unsigned int count);
 void gnttab_copy_one(struct vcpu *v, struct gnttab_copy *op);
 int16_t gnttab_swap_one(struct domain *d, grant_ref_t a, grant_ref_t b);
 int gnttab_cache_flush_one(struct vcpu *v, const struct gnttab_cache_flush *op,

@@ -2,11 +2,16 @@
 /*
  * Grant tables across a partition restart (domain_restart). Three steps:
  * 1. release the mappings d holds of others' grants (as Xen does when a
- *    domain dies), one granter lock at a time;
+ *    domain dies), one granter lock at a time; d's vCPUs are stopped, so
+ *    none can use a stale translation before the one invalidation of d's
+ *    VMID at the end;
  * 2. under d's write lock, stop new pins and remove every mapping others
- *    hold of d's grants: their stage-2 entry goes (TLB invalidated for
- *    their VMID) and their maptrack entry is marked revoked, so their
- *    later unmap succeeds and frees the handle;
+ *    hold of d's grants: their stage-2 entry goes, their maptrack entry is
+ *    marked revoked (their later unmap succeeds and frees the handle), and
+ *    each such partition's VMID is invalidated once, before the lock is
+ *    dropped and so before step 3 can see the pins gone. A mapping that
+ *    its holder is unmapping (UNMAPPING: entry removed, invalidation not
+ *    yet done) keeps its pin until the holder's own invalidation;
  * 3. wait for in-flight copies (pinned without locks) to drain, then wipe
  *    the table. Step 3 is bounded by the longest copy of one page: the
  *    resetting flag refuses any new pin.
@@ -17,6 +22,7 @@ static void gnttab_release_own(struct domain *d)
 {
 	struct gnttab_maptrack *pool = d->gt.maptrack;
 	uint32_t h;
+	bool removed = false;
 
 	for (h = 0U; h < CONFIG_GNTTAB_MAPTRACK_ENTRIES; h++) {
 		struct gnttab_maptrack *mt = &pool[h];
@@ -38,12 +44,17 @@ static void gnttab_release_own(struct domain *d)
 		/* The granter's own restart may have revoked it meanwhile. */
 		flags = read_atomic(&mt->flags);
 		if ((flags != 0U) && ((flags & MAPTRACK_REVOKED) == 0U)) {
-			(void)p2m_clear_entry(&d->p2m, read_atomic(&mt->gfn), NULL, NULL);
+			if (p2m_remove_entry(&d->p2m, read_atomic(&mt->gfn)) == 0) {
+				removed = true;
+			}
 			gnttab_unpin(&rd->gt, act, ref, (flags & GNTMAP_readonly) != 0U);
 			store_release(&mt->flags, (uint16_t)0U);
 		}
 		gnttab_act_release(act);
 		gnttab_read_unlock(&rd->gt);
+	}
+	if (removed) {
+		p2m_flush_tlb(&d->p2m);
 	}
 }
 
@@ -55,6 +66,7 @@ static void gnttab_revoke_foreign(struct domain *d)
 
 	for (id = 1U; id <= CONFIG_MAX_DOMAINS; id++) {
 		struct domain *od = domain_by_id(id);
+		bool removed = false;
 
 		if ((od == NULL) || (od == d)) {
 			continue;
@@ -66,17 +78,22 @@ static void gnttab_revoke_foreign(struct domain *d)
 			grant_ref_t ref;
 
 			/* Entries naming d change only under d's lock: stable here. */
-			if ((flags == 0U) || ((flags & MAPTRACK_REVOKED) != 0U) ||
+			if ((flags == 0U) || ((flags & (MAPTRACK_REVOKED | MAPTRACK_UNMAPPING)) != 0U) ||
 			    (read_atomic(&mt->domid) != d->domain_id)) {
 				continue;
 			}
 			ref = read_atomic(&mt->ref);
 			act = &d->gt.active[ref];
-			(void)p2m_clear_entry(&od->p2m, read_atomic(&mt->gfn), NULL, NULL);
+			if (p2m_remove_entry(&od->p2m, read_atomic(&mt->gfn)) == 0) {
+				removed = true;
+			}
 			write_atomic(&act->pin, act->pin - (((flags & GNTMAP_readonly) != 0U)
 								    ? GNTPIN_HSTR_INC
 								    : GNTPIN_HSTW_INC));
 			store_release(&mt->flags, (uint16_t)(flags | MAPTRACK_REVOKED));
+		}
+		if (removed) {
+			p2m_flush_tlb(&od->p2m);
 		}
 	}
 }

@@ -21,6 +21,8 @@ struct gnttab_maptrack;
 #define GNTTAB_ENTRIES_PER_FRAME U(512)
 #define GNTTAB_MAX_ENTRIES (CONFIG_GNTTAB_MAX_FRAMES * GNTTAB_ENTRIES_PER_FRAME)
 #define GNTTAB_INVALID_HANDLE U(0xffffffff)
+/* Unmap elements per TLB invalidation (common/gnttab/unmap.c). */
+#define GNTTAB_UNMAP_CHUNK U(16)
 
 /*
  * The lock configurations of Xen's 2015 measurement: BASE serialises the

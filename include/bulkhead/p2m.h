@@ -62,6 +62,13 @@ int p2m_set_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t,
 /* Remove one 4 KiB entry and invalidate its TLB entry for this VMID only. */
 int p2m_clear_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t *old_mfn,
 		    enum p2m_type *old_t);
+/*
+ * Remove one 4 KiB entry without invalidating: for batches (grant unmap,
+ * restart), which call p2m_flush_tlb once before the frame may be reused.
+ */
+int p2m_remove_entry(struct p2m_domain *p2m, gfn_t gfn);
+/* Invalidate every stage-1 and stage-2 TLB entry of this VMID (one broadcast). */
+void p2m_flush_tlb(const struct p2m_domain *p2m);
 int p2m_lookup(const struct p2m_domain *p2m, gfn_t gfn, mfn_t *mfn, enum p2m_type *t);
 /* The value for VTTBR_EL2. */
 uint64_t p2m_vttbr(const struct p2m_domain *p2m);

@@ -212,19 +212,29 @@ static void *backend(void *arg)
 		} else if ((c->status != GNTST_general_error) && (c->status != GNTST_bad_domain)) {
 			fail("copy status", c->status);
 		}
-		for (i = 0; i < nheld; i++) {
-			memset(u, 0, sizeof(*u));
-			u->host_addr = held[i].addr;
-			u->handle = held[i].handle;
-			if (host_hypercall(v, __HYPERVISOR_grant_table_op, GNTTABOP_unmap_grant_ref,
-					   args, 1, 0, 0) != 0) {
-				fail("unmap hypercall", 0);
-			} else if (u->status != GNTST_okay) {
-				/* Even a mapping revoked by a restart unmaps with okay. */
-				fail("unmap status", u->status);
-			} else {
-				unmapped++;
+		/* Unmap in batches of random size: one invalidation per chunk, racing restarts. */
+		for (i = 0; i < nheld;) {
+			unsigned int k, nb = 1U + (rnd(&seed) % (nheld - i));
+
+			for (k = 0; k < nb; k++) {
+				memset(&u[k], 0, sizeof(u[k]));
+				u[k].host_addr = held[i + k].addr;
+				u[k].handle = held[i + k].handle;
+				u[k].status = 0x55;
 			}
+			if (host_hypercall(v, __HYPERVISOR_grant_table_op, GNTTABOP_unmap_grant_ref,
+					   args, nb, 0, 0) != 0) {
+				fail("unmap hypercall", 0);
+			}
+			for (k = 0; k < nb; k++) {
+				if (u[k].status != GNTST_okay) {
+					/* Even a mapping revoked by a restart unmaps with okay. */
+					fail("unmap status", u[k].status);
+				} else {
+					unmapped++;
+				}
+			}
+			i += nb;
 		}
 	}
 	__atomic_fetch_add(&maps_ok, ok, __ATOMIC_RELAXED);

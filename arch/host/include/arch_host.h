@@ -12,6 +12,7 @@ struct domain;
 #define HOST_MAX_CONTINUATIONS U(1000000)
 
 typedef void (*host_panic_fn)(void);
+typedef void (*host_tlb_fn)(uint16_t vmid);
 
 /* TLB invalidations, counted per CPU (no shared line), summed when read. */
 uint64_t host_tlb_flush_count(void);      /* one IPA of one VMID */
@@ -19,6 +20,8 @@ uint64_t host_tlb_flush_vmid_count(void); /* a whole VMID */
 uint16_t host_tlb_last_vmid(void);        /* of the calling CPU's last one */
 #define host_tlb_flushes (host_tlb_flush_count())
 #define host_tlb_flushes_vmid (host_tlb_flush_vmid_count())
+/* Called at each invalidation on the calling thread (tests of ordering). */
+void host_set_tlb_hook(host_tlb_fn fn);
 /* Count of arch_dcache_maintain() calls that did clean and/or invalidate. */
 extern uint64_t host_dcache_ops;
 extern int host_console_echo;
