@@ -184,8 +184,10 @@ static unsigned int gnttab_unmap_chunk(struct vcpu *v, bool replace, xen_guest_h
 		union gnttab_unmap_elem e;
 		struct gnttab_unmap_args a;
 		bool pending;
+		uint64_t idx = first;
 
-		if (copy_from_guest(&e, uop + ((uint64_t)(first + done) * size), size) != 0) {
+		idx += done;
+		if (copy_from_guest(&e, uop + (idx * size), size) != 0) {
 			*fault = true;
 			break;
 		}
@@ -203,8 +205,10 @@ static unsigned int gnttab_unmap_chunk(struct vcpu *v, bool replace, xen_guest_h
 		gnttab_unmap_finish(v, owed[k]);
 	}
 	for (k = 0U; k < done; k++) {
-		if (copy_to_guest(uop + ((uint64_t)(first + k) * size) + status_off, &status[k],
-				  sizeof(int16_t)) != 0) {
+		uint64_t idx = first;
+
+		idx += k;
+		if (copy_to_guest(uop + (idx * size) + status_off, &status[k], sizeof(int16_t)) != 0) {
 			*fault = true;
 		}
 	}
