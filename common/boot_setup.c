@@ -53,6 +53,8 @@ static int boot_reserve(const struct fdt *f, const void *dtb, const struct boot_
 	if (rc == 0) {
 		rc = mm_boot_reserve(virt_to_maddr(dtb), f->totalsize);
 	}
+	/* LOOP-BOUND: fdt_mem_rsv() fails past the end of the reservation block, which lies inside
+	 * the checked totalsize of the boot DTB. */
 	for (i = 0U; (rc == 0) && (fdt_mem_rsv(f, i, &a, &s) == 0); i++) {
 		rc = mm_boot_reserve(a, s);
 	}

@@ -17,6 +17,8 @@ long do_console_io(unsigned int cmd, unsigned int count, xen_guest_handle_t buf)
 	case CONSOLEIO_write: {
 		unsigned int done = 0U;
 
+		/* LOOP-BOUND: at most CONFIG_CONSOLE_IO_MAX bytes per call, then a continuation;
+		 * each round adds n >= 1 to done (n = MIN(count - done, chunk)). */
 		while (done < count) {
 			if (done >= CONFIG_CONSOLE_IO_MAX) {
 				/* Bounded time per call: continue with what is left. */

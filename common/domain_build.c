@@ -53,6 +53,8 @@ static int dom_write(struct domain *d, uint64_t off, const void *src, uint64_t l
 	if ((off > d->ram_bytes) || (len > d->ram_bytes - off)) {
 		return -XEN_EINVAL;
 	}
+	/* LOOP-BOUND: each round copies n >= 1 bytes (to the page end), so at most len / PAGE_SIZE
+	 * + 1 rounds; len was checked against the partition's RAM. */
 	while (done < len) {
 		paddr_t ma = d->ram_maddr + off + done;
 		uint64_t n = MIN(len - done, PAGE_SIZE - PAGE_OFFSET_OF(ma));
@@ -80,6 +82,8 @@ static int dom_copy_module(struct domain *d, uint64_t off, const struct boot_mod
 	if ((off > d->ram_bytes) || (m->size > d->ram_bytes - off)) {
 		return -XEN_EINVAL;
 	}
+	/* LOOP-BOUND: each round copies n >= 1 bytes (to the nearer page end), so at most 2 * size
+	 * / PAGE_SIZE + 2 rounds; size was checked against the partition's RAM. */
 	while (done < m->size) {
 		paddr_t src = m->start + done;
 		paddr_t dst = d->ram_maddr + off + done;

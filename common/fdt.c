@@ -412,6 +412,8 @@ int fdt_path(const struct fdt *f, const char *path)
 	if (path[0] != '/') {
 		return -FDT_ERR_NOTFOUND;
 	}
+	/* LOOP-BOUND: i grows by at least 1 each round and stops at FDT_MAX_NAME * FDT_MAX_DEPTH.
+	 * */
 	while ((path[i] == '/') && (i < FDT_MAX_NAME * FDT_MAX_DEPTH)) {
 		size_t len = 0U;
 		i++;
@@ -613,6 +615,8 @@ bool fdt_stringlist_has(const void *data, int len, const char *str)
 	if ((data == NULL) || (len <= 0)) {
 		return false;
 	}
+	/* LOOP-BOUND: each round moves pos past one string and its NUL (at least 1 byte) of a
+	 * property of length len. */
 	while (pos < (size_t)len) {
 		size_t n = strnlen(&p[pos], (size_t)len - pos);
 		if (n == (size_t)len - pos) {

@@ -99,6 +99,8 @@ static int fdt_w_string(struct fdt_writer *w, const char *name)
 	size_t len = strnlen(name, FDT_MAX_NAME);
 	uint32_t off = 0U;
 
+	/* LOOP-BOUND: each round moves off past one string and its NUL (at least 1 byte) of the
+	 * FDT_W_STRINGS-sized table. */
 	while (off < w->strings_len) {
 		size_t have = strnlen(&w->strings[off], w->strings_len - off);
 		if ((have == len) && (memcmp(&w->strings[off], name, len) == 0)) {

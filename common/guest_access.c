@@ -55,6 +55,8 @@ static int copy_guest(const struct vcpu *v, struct domain *d, uint64_t addr, voi
 	if ((addr + (uint64_t)len) < addr) {
 		return -XEN_EFAULT;
 	}
+	/* LOOP-BOUND: each round copies chunk >= 1 bytes (to the page end) and subtracts it from
+	 * len. */
 	while (len > 0U) {
 		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - PAGE_OFFSET_OF(addr)));
 		paddr_t gpa = addr;

@@ -16,6 +16,8 @@ void spin_lock(spinlock_t *l)
 
 	lock_check_acquire((enum lock_class)l->lclass, l);
 	ticket = atomic_fetch_add(&l->next, 1U);
+	/* LOOP-BOUND: ticket lock, FIFO: at most CONFIG_NR_CPUS - 1 holders ahead, each holding it
+	 * for a bounded critical section. */
 	while (load_acquire(&l->owner) != ticket) {
 		cpu_relax();
 		spins++;
@@ -64,6 +66,9 @@ void read_lock(rwlock_t *l)
 	uint64_t spins = 0U;
 
 	lock_check_acquire((enum lock_class)l->wlock.lclass, l);
+	/* LOOP-BOUND: writer preference: a reader retries once per writer that gets in first. Not
+	 * bounded against an endless stream of writers; table-wide (write) operations are rare and
+	 * each holds the lock for a bounded time. */
 	for (;;) {
 		uint32_t c = atomic_fetch_add(&l->cnts, 1U);
 		if ((c & RW_WRITER) == 0U) {
@@ -71,6 +76,8 @@ void read_lock(rwlock_t *l)
 		}
 		/* A writer is in or waiting: back out so it can finish. */
 		(void)atomic_fetch_sub(&l->cnts, 1U);
+		/* LOOP-BOUND: waits for one writer's bounded critical section (see the retry loop
+		 * above). */
 		while ((load_acquire(&l->cnts) & RW_WRITER) != 0U) {
 			cpu_relax();
 			spins++;
@@ -96,12 +103,16 @@ void write_lock(rwlock_t *l)
 	lock_check_acquire((enum lock_class)l->wlock.lclass, l);
 	/* Writers queue on the ticket lock without order checking twice. */
 	ticket = atomic_fetch_add(&l->wlock.next, 1U);
+	/* LOOP-BOUND: ticket lock, FIFO: at most CONFIG_NR_CPUS - 1 writers ahead, each holding it
+	 * for a bounded critical section. */
 	while (load_acquire(&l->wlock.owner) != ticket) {
 		cpu_relax();
 		spins++;
 		cpu_spin_backoff((unsigned int)spins);
 	}
 	(void)atomic_fetch_or(&l->cnts, RW_WRITER);
+	/* LOOP-BOUND: waits for the readers already in (at most CONFIG_NR_CPUS, each in a bounded
+	 * critical section); RW_WRITER set above turns new readers away. */
 	while ((load_acquire(&l->cnts) & ~RW_WRITER) != 0U) {
 		cpu_relax();
 		spins++;

@@ -63,6 +63,7 @@ static const uint8_t vpl011_ids[8] = { 0x11, 0x10, 0x14, 0x00, 0x0d, 0xf0, 0x05,
 
 static void vpl011_refill(struct vpl011 *u)
 {
+	/* LOOP-BOUND: rx_count grows by 1 each round that does not break, up to VPL011_FIFO. */
 	while (u->rx_count < VPL011_FIFO) {
 		char c;
 		if (console_domain_read(u->d, &c, 1U) != 1U) {

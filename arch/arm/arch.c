@@ -129,6 +129,8 @@ __noreturn void arch_system_off(int status)
 	(void)status;
 #endif
 	(void)psci_smc(PSCI_SYSTEM_OFF, 0U, 0U, 0U);
+	/* LOOP-BOUND: terminal: PSCI SYSTEM_OFF returned, so nothing may run; the CPU stays in WFI
+	 * for good. */
 	for (;;) {
 		wfi();
 	}

@@ -100,6 +100,8 @@ static void pt_map(uint64_t va, paddr_t pa, uint64_t size, uint64_t prot, bool b
 {
 	uint64_t end = va + size;
 
+	/* LOOP-BOUND: every path adds at least PAGE_SIZE to va, so at most size / PAGE_SIZE rounds
+	 * (boot-time map of the hypervisor's own ranges). */
 	while (va < end) {
 		uint64_t *l2 = pt_next(&hyp_pt_root[IDX(va, L1_SHIFT)]);
 		uint64_t *slot;
@@ -212,6 +214,7 @@ void cache_clean_range(const void *va, uint64_t size)
 	uint64_t p = (uint64_t)(uintptr_t)va & ~(line - 1U);
 	uint64_t end = (uint64_t)(uintptr_t)va + size;
 
+	/* LOOP-BOUND: size / line rounds; line is CTR_EL0's DminLine, at least 4 bytes. */
 	for (; p < end; p += line) {
 		__asm__ volatile("dc cvac, %0" ::"r"(p) : "memory");
 	}
@@ -371,6 +374,8 @@ void arch_dcache_maintain(const void *va, size_t len, bool clean, bool inval)
 	if (!clean && !inval) {
 		return;
 	}
+	/* LOOP-BOUND: len / line rounds; line is CTR_EL0's DminLine, at least 4 bytes; len is a
+	 * checked grant length (at most a page). */
 	for (; p < end; p += line) {
 		if (clean && inval) {
 			__asm__ volatile("dc civac, %0" ::"r"(p) : "memory");

@@ -129,6 +129,8 @@ int p2m_map_range(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, uint64_t nr,
 		return -XEN_EINVAL;
 	}
 	spin_lock(&p2m->lock);
+	/* LOOP-BOUND: each round takes 1 or 512 from nr (or sets rc), so at most nr rounds; nr was
+	 * checked against the IPA size above. */
 	while ((nr > 0U) && (rc == 0)) {
 		bool block = ((gfn & 511U) == 0U) && ((mfn & 511U) == 0U) && (nr >= 512U);
 		uint64_t *table = p2m_walk(p2m, gfn, block ? 2U : 3U, true);

@@ -58,6 +58,7 @@ void arch_smp_boot(void)
 			printk("bulkhead: CPU%u: PSCI CPU_ON failed (%lld)\n", cpu, (long long)rc);
 			continue;
 		}
+		/* LOOP-BOUND: hardware condition with a timeout: gives up at deadline. */
 		while (!load_acquire(&pcpu_data[cpu].online) && (arch_now_ns() < deadline)) {
 			cpu_relax();
 		}

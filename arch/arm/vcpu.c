@@ -220,6 +220,8 @@ __noreturn void arch_cpu_loop(void)
 {
 	struct pcpu *pc = this_pcpu();
 
+	/* LOOP-BOUND: none by design: this is the CPU's run loop, which never returns; each round
+	 * is one guest entry and exit or one WFI. */
 	for (;;) {
 		struct vcpu *v = vcpu_of_pcpu(pc->id);
 
@@ -305,6 +307,7 @@ void arch_domain_stop(struct domain *d)
 		if (v->pcpu >= CONFIG_NR_CPUS) {
 			continue;
 		}
+		/* LOOP-BOUND: hardware condition with a timeout: gives up at deadline, says so. */
 		while ((v->pcpu != me) && (load_acquire(&pcpu_data[v->pcpu].cur_vcpu) == v) &&
 		       (arch_now_ns() < deadline)) {
 			cpu_relax();

@@ -378,6 +378,8 @@ static void fifo_quiesce_unmask(struct domain *d)
 	write_atomic(&d->ev.teardown, 1U);
 	evtchn_mb();
 	for (i = 0U; i < d->nr_vcpus; i++) {
+		/* LOOP-BOUND: waits out an unmask already inside its bounded critical section;
+		 * teardown set above stops new ones from starting. */
 		while (load_acquire(&d->vcpu[i].evtchn.unmask_active) != 0U) {
 			cpu_relax();
 		}

@@ -40,6 +40,8 @@ uint32_t evtchn_close_all(struct domain *d, uint32_t from, bool preemptible)
 	uint32_t port;
 	unsigned int done = 0U;
 
+	/* LOOP-BOUND: evtchn_port_valid() is false past the partition's highest port
+	 * (CONFIG_EVTCHN_MAX_PORTS at most). */
 	for (port = from; evtchn_port_valid(d, port); port++) {
 		(void)evtchn_close_port(d, port);
 		done++;

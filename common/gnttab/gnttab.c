@@ -94,6 +94,9 @@ static long gnttab_cache_flush(struct vcpu *v, xen_guest_handle_t uop, unsigned 
 		if (copy_from_guest(&op, uop + ((uint64_t)i * sizeof(op)), sizeof(op)) != 0) {
 			return -XEN_EFAULT;
 		}
+		/* LOOP-BOUND: each round that asks for more moves *cur_ref forward by up to 4096
+		 * grants and ends past gnttab_nr_entries(); preempted by hypercall_preempt_check()
+		 * between rounds. */
 		for (;;) {
 			rc = gnttab_cache_flush_one(v, &op, cur_ref);
 			if (rc <= 0) {

@@ -16,6 +16,7 @@ void *memcpy(void *dst, const void *src, size_t n)
 	size_t i = 0U;
 
 	if ((((uintptr_t)d | (uintptr_t)s) & 7U) == 0U) {
+		/* LOOP-BOUND: counter: i grows by 8 while 8 or more of the n bytes remain. */
 		for (; (n - i) >= 8U; i += 8U) {
 			*(word_t *)(void *)&d[i] = *(const word_t *)(const void *)&s[i];
 		}
@@ -51,6 +52,7 @@ void *memset(void *dst, int c, size_t n)
 	size_t i = 0U;
 
 	if (((uintptr_t)d & 7U) == 0U) {
+		/* LOOP-BOUND: counter: i grows by 8 while 8 or more of the n bytes remain. */
 		for (; (n - i) >= 8U; i += 8U) {
 			*(word_t *)(void *)&d[i] = w;
 		}

@@ -60,6 +60,8 @@ int bh_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 	const char *p;
 
 	p = fmt;
+	/* LOOP-BOUND: each round consumes at least one character of the NUL-terminated format, a
+	 * literal of the hypervisor image. */
 	while (*p != '\0') {
 		unsigned int width = 0U;
 		unsigned int lng = 0U;
@@ -75,10 +77,13 @@ int bh_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			pad = '0';
 			p++;
 		}
+		/* LOOP-BOUND: consumes one digit of the NUL-terminated format per round. */
 		while ((*p >= '0') && (*p <= '9')) {
 			width = (width * 10U) + (unsigned int)(*p - '0');
 			p++;
 		}
+		/* LOOP-BOUND: consumes one length modifier of the NUL-terminated format per round.
+		 * */
 		while ((*p == 'l') || (*p == 'z')) {
 			lng++;
 			p++;
@@ -89,6 +94,9 @@ int bh_vsnprintf(char *buf, size_t size, const char *fmt, va_list ap)
 			if (s == NULL) {
 				s = "(null)";
 			}
+			/* LOOP-BOUND: one character per round of a NUL-terminated string:
+			 * hypervisor literals and names the configuration copied with a length
+			 * limit; guest console output is written by length, never through %s. */
 			while (*s != '\0') {
 				out_char(&o, *s);
 				s++;

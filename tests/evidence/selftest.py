@@ -9,6 +9,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools", "evidence"))
 
+import loops  # noqa: E402
 import misra  # noqa: E402
 import report  # noqa: E402
 import reqs  # noqa: E402
@@ -31,14 +32,16 @@ def verdict(name, ok, why=""):
 # VERIFIES: REQ-EVD-002
 def test_requirements(tmp):
     write(tmp, "docs/requirements/a.md", "- **REQ-AA-001**: one.\n- **REQ-AA-002**: two.\n"
-          "- **REQ-AA-003**: old (withdrawn)\n")
+          "- **REQ-AA-003**: old (withdrawn)\n- **REQ-AA-004**: four.\n")
     write(tmp, "tests/unit/test_a.c", "VERIFIES(REQ-AA-001)\nstatic void test_a(void **s)\n"
           "VERIFIES(REQ-AA-009)\nstatic void test_b(void **s)\n")
     write(tmp, "tests/x/run.sh", "# VERIFIES: REQ-AA-003\n")
+    write(tmp, "tests/stress/s.c", "/*\n * A stress test.\n * VERIFIES: REQ-AA-004\n */\n")
     s = reqs.run(tmp, tmp, True)
     errs = "\n".join(s.errors)
     ok = (not s.ok and "REQ-AA-002" in errs and "unknown requirement REQ-AA-009" in errs
-          and "withdrawn requirement REQ-AA-003" in errs and "REQ-AA-001 " not in errs)
+          and "withdrawn requirement REQ-AA-003" in errs and "REQ-AA-001 " not in errs
+          and "REQ-AA-004" not in errs)
     return verdict("requirements", ok, errs)
 
 
@@ -89,6 +92,34 @@ def test_misra(tmp):
     return verdict("misra", ok, errs + " " + str(figs))
 
 
+# VERIFIES: REQ-EVD-005
+def test_loops(tmp):
+    write(tmp, "build/evidence/stack-arm/.flags", "-I%s/include -std=c11 -O2\n" % tmp)
+    write(tmp, "include/n.h", "#define N 4U\nstatic inline int h(unsigned *p)\n{\n"
+          "\twhile (*p != 0U) {\n\t\t(*p)--;\n\t}\n\treturn 0;\n}\n")
+    write(tmp, "common/x.c", "#include <n.h>\n"
+          "void f(unsigned m, unsigned *p, unsigned b);\n"
+          "void f(unsigned m, unsigned *p, unsigned b)\n{\n\tunsigned i;\n"
+          "\tfor (i = 0U; i < N; i++) {\n\t\tp[i] = 0U;\n\t}\n"       # 6 counted
+          "\tfor (i = 0U; i < m; i++) {\n\t\ti = 0U;\n\t}\n"          # 9 writes i
+          "\tfor (;;) {\n\t\tbreak;\n\t}\n"                            # 12 no cond
+          "\t/* LOOP-BOUND: the test's reason\n\t * on two lines. */\n"
+          "\twhile (*p != 0U) {\n\t\t(*p)--;\n\t}\n"                   # 17 annotated
+          "\twhile (b != 0U) {\n\t\tb &= b - 1U;\n\t}\n"                # 20 bit-clearing
+          "\ti = 0U;\n\twhile ((*p != 0U) && (i < m)) {\n\t\tp++;\n\t\ti++;\n\t}\n"
+          "\t(void)h(p);\n}\n")                                             # 24 stepped
+    s = loops.run(tmp, os.path.join(tmp, "build"), True)
+    errs = "\n".join(s.errors)
+    figs = dict(s.figures)
+    notes = [r for t in s.tables if t[0].startswith("Annotated") for r in t[2]]
+    ok = (not s.ok and "common/x.c:9: for loop" in errs and "common/x.c:12: for loop" in errs
+          and "include/n.h:4: while loop" in errs and len(s.errors) == 3
+          and figs.get("counted") == 1 and figs.get("stepped") == 1
+          and figs.get("bit-clearing") == 1 and figs.get("annotated") == 1
+          and notes == [["common/x.c:17", "while", "the test's reason on two lines."]])
+    return verdict("loops", ok, errs + " " + str(figs) + " " + str(notes))
+
+
 # VERIFIES: REQ-EVD-004
 def test_report(tmp):
     a = Section("one", "First <item>", enforced=True)
@@ -108,7 +139,7 @@ def test_report(tmp):
 
 def main():
     ok = True
-    for t in (test_requirements, test_stack, test_misra, test_report):
+    for t in (test_requirements, test_stack, test_misra, test_loops, test_report):
         with tempfile.TemporaryDirectory() as tmp:
             ok = t(tmp) and ok
     return 0 if ok else 1

@@ -17,6 +17,7 @@ import time
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 import coverage  # noqa: E402
+import loops  # noqa: E402
 import misra  # noqa: E402
 import report  # noqa: E402
 import reqs  # noqa: E402
@@ -28,6 +29,7 @@ SECTIONS = [
     ("misra", misra.run, True),
     ("requirements", reqs.run, True),
     ("stack", stack.run, True),
+    ("loops", loops.run, True),
     ("coverage", coverage.run, False),
     ("spin", spin.run, False),
     ("tests", results.run, False),

@@ -16,7 +16,8 @@ REQ_RE = re.compile(r"^\s*-\s+\*\*(REQ-[A-Z0-9]+(?:-[A-Z0-9]+)*-\d+)\*\*:\s*(.*)
 LOOSE_RE = re.compile(r"\*\*REQ-")
 ID_RE = re.compile(r"REQ-[A-Z0-9]+(?:-[A-Z0-9]+)*-\d+")
 C_RE = re.compile(r"^\s*VERIFIES\(([^)]*)\)\s*$")
-SH_RE = re.compile(r"^\s*(?:#|//|/\*)\s*VERIFIES:\s*(.*)$")
+# A block comment's continuation line (` * VERIFIES: ...`) counts too.
+SH_RE = re.compile(r"^\s*(?:#|//|/\*|\*)\s*VERIFIES:\s*(.*)$")
 FUNC_RE = re.compile(r"^\s*(?:static\s+)?[A-Za-z_][\w\s\*]*?\b([A-Za-z_]\w*)\s*\(")
 TEST_DIRS = ("tests", "guests", "docs/models")
 # Requirements whose tests are still being written: listed, reported, not failed.
