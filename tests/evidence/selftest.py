@@ -107,6 +107,7 @@ def test_loops(tmp):
           "\twhile (*p != 0U) {\n\t\t(*p)--;\n\t}\n"                   # 17 annotated
           "\twhile (b != 0U) {\n\t\tb &= b - 1U;\n\t}\n"                # 20 bit-clearing
           "\ti = 0U;\n\twhile ((*p != 0U) && (i < m)) {\n\t\tp++;\n\t\ti++;\n\t}\n"
+          "\tdo {\n\t\tp[0] = 1U;\n\t} while (0);\n"                     # 29 once
           "\t(void)h(p);\n}\n")                                             # 24 stepped
     s = loops.run(tmp, os.path.join(tmp, "build"), True)
     errs = "\n".join(s.errors)
@@ -116,6 +117,7 @@ def test_loops(tmp):
           and "include/n.h:4: while loop" in errs and len(s.errors) == 3
           and figs.get("counted") == 1 and figs.get("stepped") == 1
           and figs.get("bit-clearing") == 1 and figs.get("annotated") == 1
+          and figs.get("once") == 1
           and notes == [["common/x.c:17", "while", "the test's reason on two lines."]])
     return verdict("loops", ok, errs + " " + str(figs) + " " + str(notes))
 

@@ -16,6 +16,7 @@ A loop is accepted when
   stepped   a while/do loop with a conjunct `i < B` (<=, >, >=) and an
             unconditional i++/i--/i += c (c a positive constant) at the top
             level of its body with no `continue` that could skip it;
+  once      do { ... } while (0), the statement-macro idiom;
   annotated a comment containing `LOOP-BOUND:` on the loop's first line or in
             the comment block directly above it says what bounds it (a
             counter, a retry limit, a hardware condition with a timeout, a
@@ -273,6 +274,9 @@ def classify(loop, text):
         cond, body = ([{}, {}] + inner)[-2:]
     else:
         body, cond = (inner + [{}] * 2)[:2]
+    c = strip(cond)
+    if c and c.get("kind") == "IntegerLiteral" and c.get("value") == "0":
+        return "once", "constant"   # do { ... } while (0): a statement macro
     tops = body.get("inner", []) if body.get("kind") == "CompoundStmt" else [body]
     for vid, d, bound in comparisons(cond):
         if d == 0:
@@ -395,7 +399,7 @@ def run(root, build, fast):
     for r in rows:
         counts[r[3]] = counts.get(r[3], 0) + 1
     s.figure("loops", len(rows))
-    for k in ("counted", "stepped", "bit-clearing", "annotated", "UNBOUNDED"):
+    for k in ("counted", "stepped", "bit-clearing", "once", "annotated", "UNBOUNDED"):
         s.figure(k if k != "UNBOUNDED" else "unbounded, no justification", counts.get(k, 0))
     for r in rows:
         if r[3] == "UNBOUNDED":
