@@ -226,6 +226,8 @@ long gnttab_unmap_array(struct vcpu *v, bool replace, xen_guest_handle_t uop, un
 	unsigned int i = 0U;
 	bool fault = false;
 
+	/* LOOP-BOUND: each round adds n >= 1 to i (a chunk returns fewer than n only
+	 * with fault set, which returns); at most count rounds, preempted per batch. */
 	while (i < count) {
 		/* A chunk never straddles a preemption point. */
 		unsigned int n = CONFIG_HYPERCALL_BATCH - (i % CONFIG_HYPERCALL_BATCH);
