@@ -96,10 +96,37 @@ def parse_register(root, register=REGISTER, prefix="DEV-", min_reason=20):
     return devs, errors
 
 
+def drop_stale(root, cache):
+    """cppcheck's build directory keys a file's results on its preprocessed
+    tokens, so a change to comments alone (a LOOP-BOUND note, say) keeps the
+    old results with the old line numbers. Drop a source's cached results
+    when the source is newer than them."""
+    try:
+        entries = open(os.path.join(cache, "files.txt")).read().split("\n")
+    except OSError:
+        return
+    for e in entries:
+        parts = e.split(":")
+        if len(parts) < 3 or not parts[0]:
+            continue
+        a1 = os.path.join(cache, parts[0])
+        src = os.path.join(root, parts[-1])
+        try:
+            stale = os.path.getmtime(src) > os.path.getmtime(a1)
+        except OSError:
+            continue
+        if stale:
+            for f in os.listdir(cache):
+                if f == parts[0] or f.startswith(parts[0] + ".") or \
+                        f == os.path.splitext(parts[0])[0] + ".s2":
+                    os.unlink(os.path.join(cache, f))
+
+
 def run_cppcheck(root, build, files, jobs):
     cfg_inc = os.path.join(build, "evidence", "config", "include")
     cache = os.path.join(build, "evidence", "cppcheck")
     os.makedirs(cache, exist_ok=True)
+    drop_stale(root, cache)
     cmd = ["cppcheck", "--addon=misra", "--std=c11", "-q", "--error-exitcode=0",
            "--cppcheck-build-dir=" + cache, "-j", str(jobs),
            "--template={file}\t{line}\t{column}\t{severity}\t{id}\t{message}",
