@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Partition table, creation and lifecycle. */
+#include <bulkhead/xpfo.h>
 #include <bulkhead/domain.h>
 #include <bulkhead/console.h>
 #include <bulkhead/mm.h>
@@ -174,6 +175,8 @@ void domain_shutdown(struct domain *d, uint32_t reason)
 	printk("bulkhead: %s (d%u) shut down, reason %u%s\n", d->cfg.name, d->domain_id, reason,
 	       restart ? ", restarting" : "");
 	arch_domain_stop(d);
+	/* Its vCPUs are parked: whatever it left registered is still mapped. */
+	xpfo_check("stopped", d->domain_id);
 	if (restart) {
 		domain_restart(d);
 		return;

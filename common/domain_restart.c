@@ -4,6 +4,7 @@
  * old incarnation (event channels closed, foreign mappings removed) before
  * its memory is scrubbed and reloaded, so nothing stale reaches the new one.
  */
+#include <bulkhead/xpfo.h>
 #include <bulkhead/domain.h>
 #include <bulkhead/console.h>
 #include <bulkhead/mm.h>
@@ -54,6 +55,8 @@ void domain_restart(struct domain *d)
 	evtchn_restore_static(d);
 	d->restarts++;
 	printk("bulkhead: %s (d%u) restarted (%u)\n", d->cfg.name, d->domain_id, d->restarts);
+	/* Before it runs: nothing of the old incarnation may be left mapped. */
+	xpfo_check("restarted", d->domain_id);
 	write_atomic(&d->state, DOMAIN_RUNNING);
 	arch_domain_start(d);
 }

@@ -4,6 +4,7 @@
  * flow). Kept apart from boot_setup.c because it needs the board and never
  * returns; boot_setup() is what the host tests drive.
  */
+#include <bulkhead/xpfo.h>
 #include <bulkhead/setup.h>
 #include <bulkhead/board.h>
 #include <bulkhead/domain.h>
@@ -45,6 +46,7 @@ __noreturn void start_hypervisor(const void *dtb)
 		panic("bulkhead: configuration error (above); not starting any partition\n");
 	}
 	arch_smp_boot();
+	xpfo_check("boot", 0U);
 	domain_start_all();
 	arch_cpu_loop();
 }

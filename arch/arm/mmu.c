@@ -16,6 +16,7 @@
 #include <bulkhead/console.h>
 #include <bulkhead/mm.h>
 #include <bulkhead/atomic.h>
+#include <bulkhead/xpfo.h>
 #include <asm/mmu.h>
 #include <asm/percpu.h>
 #include <asm/sysregs.h>
@@ -386,6 +387,23 @@ void arch_dcache_maintain(const void *va, size_t len, bool clean, bool inval)
 		}
 	}
 	dsb_ish();
+}
+
+bool arch_xpfo_tables(struct xpfo_tables *t)
+{
+#if CONFIG_XPFO
+	t->root = hyp_pt_root;
+	t->cpu_slots_va = MAP_SLOTS_VA;
+	t->cpu_slots_per_cpu = CONFIG_MAP_SLOTS_PER_CPU;
+	t->nr_cpus = CONFIG_NR_CPUS;
+	t->global_slots_va = GLOBAL_SLOTS_VA;
+	t->nr_global_slots = CONFIG_GLOBAL_MAP_SLOTS;
+	return true;
+#else
+	/* The direct map holds all RAM by design: nothing to check. */
+	(void)t;
+	return false;
+#endif
 }
 
 #if CONFIG_XPFO

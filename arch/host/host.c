@@ -10,6 +10,7 @@
 #include <bulkhead/domain.h>
 #include <bulkhead/mm.h>
 #include <bulkhead/hypercall.h>
+#include <bulkhead/xpfo.h>
 #include <arch_host.h>
 #include <bulkhead/console.h>
 #include <string.h>
@@ -101,6 +102,26 @@ void unmap_domain_page_global(void *va)
 {
 	(void)va;
 	__atomic_fetch_sub(&host_global_maps, 1, __ATOMIC_RELAXED);
+}
+
+/* No EL2 tables on the host: a test hands in fabricated ones. */
+static struct xpfo_tables host_xpfo;
+static bool host_xpfo_set;
+
+void host_xpfo_set_tables(const struct xpfo_tables *t)
+{
+	host_xpfo_set = (t != NULL);
+	if (t != NULL) {
+		host_xpfo = *t;
+	}
+}
+
+bool arch_xpfo_tables(struct xpfo_tables *t)
+{
+	if (host_xpfo_set) {
+		*t = host_xpfo;
+	}
+	return host_xpfo_set;
 }
 
 paddr_t virt_to_maddr(const void *va)

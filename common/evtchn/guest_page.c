@@ -22,3 +22,30 @@ void evtchn_unmap_guest_page(void *va)
 		unmap_domain_page_global((void *)((uintptr_t)va & ~(uintptr_t)(PAGE_SIZE - 1U)));
 	}
 }
+
+static const void *page_of(const void *va)
+{
+	return (const void *)((uintptr_t)va & ~(uintptr_t)(PAGE_SIZE - 1U));
+}
+
+unsigned int evtchn_shared_pages(const struct domain *d, const void **pages, unsigned int max)
+{
+	unsigned int n = 0U;
+	uint32_t i;
+
+	for (i = 0U; (i < d->nr_vcpus) && (i < CONFIG_MAX_VCPUS); i++) {
+		const struct evtchn_vcpu *e = &d->vcpu[i].evtchn;
+		if ((e->vcpu_info_page != NULL) && (n < max)) {
+			pages[n++] = page_of(e->vcpu_info_page);
+		}
+		if ((e->fifo_cb != NULL) && (n < max)) {
+			pages[n++] = page_of(e->fifo_cb);
+		}
+	}
+	for (i = 0U; i < EVTCHN_FIFO_MAX_PAGES; i++) {
+		if ((d->ev.fifo_array[i] != NULL) && (n < max)) {
+			pages[n++] = page_of(d->ev.fifo_array[i]);
+		}
+	}
+	return n;
+}

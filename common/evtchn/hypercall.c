@@ -4,6 +4,7 @@
  * back only on success (as Xen does), and continue a long reset.
  */
 #include "private.h"
+#include <bulkhead/xpfo.h>
 #include <bulkhead/hypercall.h>
 #include <bulkhead/guest_access.h>
 
@@ -62,6 +63,10 @@ static long evtchn_hc_reset(unsigned int cmd, xen_guest_handle_t arg)
 		/* Preempted: re-issue as reset_cont with the same argument. */
 		regval_t a[HYPERCALL_NR_ARGS] = { EVTCHNOP_reset_cont, arg, 0U, 0U, 0U };
 		return hypercall_continue(2U, a);
+	}
+	if (rc == 0) {
+		/* The FIFO pages were just released: none may stay mapped. */
+		xpfo_check("evtchn reset", d->domain_id);
 	}
 	return rc;
 }

@@ -6,6 +6,12 @@
  * incarnation finds the static port closed (its channels were reset), checks
  * (told by the peer's read-only phase page, since its own memory is
  * scrubbed) that its memory came back clean, and powers off.
+ * The owner runs the FIFO event ABI and registers its vcpu_info, so it holds
+ * three pages shared with the hypervisor when it crashes (the XPFO walk
+ * counts them); it also marks a page outside its image, which the new
+ * incarnation must find zero (the scrub, not the image load, cleared it).
+ * Last, the new incarnation resets its channels (EVTCHNOP_reset releases
+ * the FIFO pages) and powers off.
  * role=peer: maps the owner's grant, then watches EVTCHNOP_status until the
  * owner's crash disconnects the channel; its unmap of the old mapping must return
  * a defined status, and reading the old mapping address must fault (last).
@@ -14,6 +20,7 @@
 #include <guest/guest.h>
 #include <guest/xen_evtchn.h>
 #include <guest/xen_gnttab.h>
+#include <public/vcpu.h>
 
 #define MAP_ADDR 0x38e00000ULL
 #define PHASE_ADDR 0x38e01000ULL
@@ -23,6 +30,28 @@
 static uint8_t page[4096] __attribute__((aligned(4096)));
 static uint8_t phase_page[4096] __attribute__((aligned(4096)));
 static uint32_t canary = 0x0DDBA11U;	/* .data: reloaded from the image on restart */
+static uint8_t vcpu_info_page[4096] __attribute__((aligned(4096)));
+
+/* Half-way up RAM: past the image and its .bss, below the device tree Xen places at the top. */
+static volatile uint32_t *far_word(void)
+{
+	return (volatile uint32_t *)(uintptr_t)(rt.ram_base + (rt.ram_size / 2U));
+}
+
+static int share_pages(void)
+{
+	struct vcpu_register_vcpu_info r = {
+		.mfn = (uint64_t)(uintptr_t)vcpu_info_page >> 12, .offset = 0, .rsvd = 0 };
+	long rc = evt_setup(true);
+
+	if (rc == 0) {
+		rc = HYPERVISOR_vcpu_op(VCPUOP_register_vcpu_info, 0, &r);
+	}
+	if (rc != 0) {
+		printf("%s: FAIL FIFO setup or vcpu_info registration: %ld\n", rt_tag(), rc);
+	}
+	return (int)rc;
+}
 
 static int owner(domid_t peer, evtchn_port_t port, grant_ref_t ref)
 {
@@ -42,13 +71,18 @@ static int owner(domid_t peer, evtchn_port_t port, grant_ref_t ref)
 	phase = *(volatile uint32_t *)PHASE_ADDR;
 	(void)gnt_unmap(PHASE_ADDR, h);
 	if (phase == 2U) {
-		printf("%s: new incarnation: port %u status %ld, canary 0x%x, grant page %s\n",
-		       rt_tag(), port, evt_status(port), canary,
-		       (*(volatile uint32_t *)page == 0U) ? "clean" : "STALE FAIL");
+		struct evtchn_reset rs = { .dom = DOMID_SELF };
+		printf("%s: new incarnation: port %u status %ld, canary 0x%x, grant page %s, "
+		       "far page %s\n", rt_tag(), port, evt_status(port), canary,
+		       (*(volatile uint32_t *)page == 0U) ? "clean" : "STALE FAIL",
+		       (*far_word() == 0U) ? "clean" : "STALE FAIL");
+		printf("%s: evtchn reset: %ld\n", rt_tag(),
+		       HYPERVISOR_event_channel_op(EVTCHNOP_reset, &rs));
 		return 0;
 	}
 	printf("%s: first incarnation, port %u status %ld\n", rt_tag(), port, evt_status(port));
 	*(volatile uint32_t *)page = MAGIC;
+	*far_word() = MAGIC;
 	canary = 0xBAD;
 	gnt_grant(ref, peer, (uint64_t)(uintptr_t)page >> 12, false);
 	(void)evt_send(port);
@@ -129,7 +163,11 @@ int test_main(void)
 	grant_ref_t ref = (grant_ref_t)rt_arg_u64("ref", 8);
 
 	(void)rt_arg("role", role, sizeof(role));
-	if (evt_setup(false) != 0) {
+	if (role[0] == 'o') {
+		if (share_pages() != 0) {
+			return 1;
+		}
+	} else if (evt_setup(false) != 0) {
 		printf("%s: FAIL evtchn setup\n", rt_tag());
 		return 1;
 	}

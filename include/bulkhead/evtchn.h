@@ -124,6 +124,13 @@ void evtchn_restore_static(struct domain *d);
  */
 void *evtchn_map_guest_page(struct domain *d, gfn_t gfn);
 void evtchn_unmap_guest_page(void *va);
+/*
+ * The mappings (page-aligned) of every page d has registered: each vCPU's
+ * vcpu_info page and FIFO control block, the event array pages. At most
+ * EVTCHN_SHARED_PAGES_MAX; d->ev.lock held (the XPFO check, common/xpfo_check.c).
+ */
+#define EVTCHN_SHARED_PAGES_MAX ((U(2) * CONFIG_MAX_VCPUS) + EVTCHN_FIFO_MAX_PAGES)
+unsigned int evtchn_shared_pages(const struct domain *d, const void **pages, unsigned int max);
 
 /* Is port of d pending (a test and poll helper; false if not usable). */
 bool evtchn_port_is_pending(struct domain *d, uint32_t port);

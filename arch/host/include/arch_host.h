@@ -34,6 +34,9 @@ void host_set_current(struct vcpu *v);
 /* Called instead of abort() on panic: a test may longjmp out. */
 void host_set_panic_hook(host_panic_fn fn);
 void host_mm_reset(void);
+struct xpfo_tables;
+/* Tables arch_xpfo_tables() reports (NULL: none, the default). */
+void host_xpfo_set_tables(const struct xpfo_tables *t);
 const char *host_console_text(void);
 void host_console_clear(void);
 /*
