@@ -14,6 +14,9 @@
 #include <bulkhead/console.h>
 #include <bulkhead/lib.h>
 
+BUILD_ASSERT(((U(2) * (unsigned int)CONFIG_MAX_VCPUS) + EVTCHN_FIFO_MAX_PAGES) ==
+	     EVTCHN_SHARED_PAGES_MAX);
+
 struct xpfo_walk_ctx {
 	const struct xpfo_tables *t;
 	unsigned int self_cpu;
@@ -48,9 +51,8 @@ static bool in_window(uint64_t va, uint64_t base, uint64_t pages)
 	return (va >= base) && (((va - base) >> PAGE_SHIFT) < pages);
 }
 
-static int xpfo_leaf(void *arg, uint64_t va, paddr_t pa, uint64_t size)
+static int xpfo_leaf(struct xpfo_walk_ctx *c, uint64_t va, paddr_t pa, uint64_t size)
 {
-	struct xpfo_walk_ctx *c = arg;
 	const struct xpfo_tables *t = c->t;
 	uint64_t cpu_pages = (uint64_t)t->nr_cpus * t->cpu_slots_per_cpu;
 
@@ -91,8 +93,9 @@ static bool page_listed(const void *const *pages, unsigned int n, uint64_t va)
 static enum xpfo_fault judge_shared(const struct xpfo_tables *t, const struct domain *d,
 				    struct xpfo_report *r, uint32_t *count)
 {
-	const void *pages[EVTCHN_SHARED_PAGES_MAX];
-	unsigned int n = evtchn_shared_pages(d, pages, EVTCHN_SHARED_PAGES_MAX);
+	/* EVTCHN_SHARED_PAGES_MAX, spelled out: both terms come from Kconfig. */
+	const void *pages[(U(2) * (unsigned int)CONFIG_MAX_VCPUS) + EVTCHN_FIFO_MAX_PAGES];
+	unsigned int n = evtchn_shared_pages(d, pages, (unsigned int)ARRAY_SIZE(pages));
 	unsigned int i;
 	paddr_t pa;
 
@@ -120,10 +123,9 @@ static enum xpfo_fault judge_shared(const struct xpfo_tables *t, const struct do
 	return XPFO_OK;
 }
 
-enum xpfo_fault xpfo_walk(const struct xpfo_tables *t, unsigned int self_cpu,
-			  struct xpfo_report *r)
+enum xpfo_fault xpfo_walk(const struct xpfo_tables *t, unsigned int cpu, struct xpfo_report *r)
 {
-	struct xpfo_walk_ctx c = { .t = t, .self_cpu = self_cpu, .r = r };
+	struct xpfo_walk_ctx c = { .t = t, .self_cpu = cpu, .r = r };
 	unsigned int i;
 	int rc;
 

@@ -27,8 +27,8 @@ static const uint64_t *next_table(uint64_t desc)
 	return (const uint64_t *)maddr_to_virt(desc & DESC_OA);
 }
 
-static int walk_l3(const uint64_t *l3, uint64_t base, xpfo_leaf_fn fn, void *ctx,
-		   uint64_t *bad_va)
+static int walk_l3(const uint64_t *l3, uint64_t base, xpfo_leaf_fn fn,
+		   struct xpfo_walk_ctx *ctx, uint64_t *bad_va)
 {
 	unsigned int i;
 	int rc;
@@ -53,8 +53,8 @@ static int walk_l3(const uint64_t *l3, uint64_t base, xpfo_leaf_fn fn, void *ctx
 	return 0;
 }
 
-int xpfo_pt_walk(const uint64_t *root, xpfo_leaf_fn fn, void *ctx, uint32_t *tables,
-		 uint64_t *bad_va)
+int xpfo_pt_walk(const uint64_t *root, xpfo_leaf_fn fn, struct xpfo_walk_ctx *ctx,
+		 uint32_t *tables, uint64_t *bad_va)
 {
 	unsigned int i1;
 	unsigned int i2;

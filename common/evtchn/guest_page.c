@@ -36,15 +36,18 @@ unsigned int evtchn_shared_pages(const struct domain *d, const void **pages, uns
 	for (i = 0U; (i < d->nr_vcpus) && (i < CONFIG_MAX_VCPUS); i++) {
 		const struct evtchn_vcpu *e = &d->vcpu[i].evtchn;
 		if ((e->vcpu_info_page != NULL) && (n < max)) {
-			pages[n++] = page_of(e->vcpu_info_page);
+			pages[n] = page_of(e->vcpu_info_page);
+			n++;
 		}
 		if ((e->fifo_cb != NULL) && (n < max)) {
-			pages[n++] = page_of(e->fifo_cb);
+			pages[n] = page_of(e->fifo_cb);
+			n++;
 		}
 	}
 	for (i = 0U; i < EVTCHN_FIFO_MAX_PAGES; i++) {
 		if ((d->ev.fifo_array[i] != NULL) && (n < max)) {
-			pages[n++] = page_of(d->ev.fifo_array[i]);
+			pages[n] = page_of(d->ev.fifo_array[i]);
+			n++;
 		}
 	}
 	return n;

@@ -129,7 +129,7 @@ void evtchn_unmap_guest_page(void *va);
  * vcpu_info page and FIFO control block, the event array pages. At most
  * EVTCHN_SHARED_PAGES_MAX; d->ev.lock held (the XPFO check, common/xpfo_check.c).
  */
-#define EVTCHN_SHARED_PAGES_MAX ((U(2) * CONFIG_MAX_VCPUS) + EVTCHN_FIFO_MAX_PAGES)
+#define EVTCHN_SHARED_PAGES_MAX ((U(2) * (unsigned int)CONFIG_MAX_VCPUS) + EVTCHN_FIFO_MAX_PAGES)
 unsigned int evtchn_shared_pages(const struct domain *d, const void **pages, unsigned int max);
 
 /* Is port of d pending (a test and poll helper; false if not usable). */

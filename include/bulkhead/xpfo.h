@@ -43,15 +43,17 @@ struct xpfo_report {
 };
 
 /* A leaf of the walk: [va, va + size) maps machine [pa, pa + size). Nonzero stops it. */
-typedef int (*xpfo_leaf_fn)(void *ctx, uint64_t va, paddr_t pa, uint64_t size);
+struct xpfo_walk_ctx;
+typedef int (*xpfo_leaf_fn)(struct xpfo_walk_ctx *ctx, uint64_t va, paddr_t pa,
+			    uint64_t size);
 
 /*
  * Visit every valid descriptor of every level under root; fn for each
  * block or page. Returns fn's first nonzero answer, XPFO_BAD_DESC (with
  * *bad_va) for a level-3 descriptor of the reserved type, else 0.
  */
-int xpfo_pt_walk(const uint64_t *root, xpfo_leaf_fn fn, void *ctx, uint32_t *tables,
-		 uint64_t *bad_va);
+int xpfo_pt_walk(const uint64_t *root, xpfo_leaf_fn fn, struct xpfo_walk_ctx *ctx,
+		 uint32_t *tables, uint64_t *bad_va);
 /* Machine address va translates to (false: not mapped). */
 bool xpfo_pt_lookup(const uint64_t *root, uint64_t va, paddr_t *pa);
 
@@ -59,12 +61,11 @@ bool xpfo_pt_lookup(const uint64_t *root, uint64_t va, paddr_t *pa);
 bool arch_xpfo_tables(struct xpfo_tables *t);
 
 /*
- * Walk t as CPU self_cpu sees it and judge every leaf against the live
+ * Walk t as CPU cpu sees it and judge every leaf against the live
  * partitions and their registered shared pages (taking each partition's
  * event lock in turn). Returns r->fault.
  */
-enum xpfo_fault xpfo_walk(const struct xpfo_tables *t, unsigned int self_cpu,
-			  struct xpfo_report *r);
+enum xpfo_fault xpfo_walk(const struct xpfo_tables *t, unsigned int cpu, struct xpfo_report *r);
 /*
  * CONFIG_XPFO_WALK: walk the arch's tables now, print one line saying when
  * (after partition domid, if not 0), and panic on any fault. No-op

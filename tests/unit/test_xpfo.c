@@ -186,7 +186,8 @@ static void test_registered_but_unmapped_fails(void **state)
 	(void)state;
 	register_d1_vcpu_info();
 	/* A control block registered in slot 5, whose entry was cleared. */
-	d1->vcpu[1].evtchn.fifo_cb = (struct evtchn_fifo_control_block *)((uint8_t *)global_va(5) + 64);
+	d1->vcpu[1].evtchn.fifo_cb =
+		(struct evtchn_fifo_control_block *)((uint8_t *)global_va(5) + 64);
 	assert_int_equal(xpfo_walk(&tabs, 0U, &r), XPFO_SHARED_UNMAPPED);
 	assert_int_equal(r.bad_va, GLOBAL_VA + (5U * 4096U));
 	L3GLB[5] = ram_pa(d1, 9) | PAGE;
