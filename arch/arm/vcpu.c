@@ -171,7 +171,13 @@ static void vcpu_park(struct pcpu *pc, struct vcpu *v)
 
 static bool vcpu_event_pending(struct vcpu *v)
 {
-	if ((v->vcpu_info != NULL) && (read_atomic(&v->vcpu_info->evtchn_upcall_pending) != 0U)) {
+	/*
+	 * A masked upcall does not end a wait (Xen 4.17 honours the mask byte):
+	 * a guest that polls its ports with the mask set never clears
+	 * upcall_pending, and would otherwise never sleep again.
+	 */
+	if ((v->vcpu_info != NULL) && (read_atomic(&v->vcpu_info->evtchn_upcall_pending) != 0U) &&
+	    (read_atomic(&v->vcpu_info->evtchn_upcall_mask) == 0U)) {
 		return true;
 	}
 	/* Queue what is pending into the LRs first so the check sees it. */
@@ -180,18 +186,23 @@ static bool vcpu_event_pending(struct vcpu *v)
 }
 
 /*
- * WFI or SCHEDOP_block: sleep until a physical interrupt arrives (an SGI
- * kick, a device or timer interrupt for this vCPU), bounded by the
- * hypervisor timer. IRQs are masked: WFI still wakes on a pending one,
- * which is then taken as soon as the guest is re-entered.
+ * WFI, SCHEDOP_block or SCHEDOP_poll: sleep until a physical interrupt
+ * arrives (an SGI kick, a device or timer interrupt for this vCPU), bounded
+ * by the hypervisor timer: the poll's own timeout when it is sooner than
+ * the safety net. IRQs are masked: WFI still wakes on a pending one, which
+ * is then taken as soon as the guest is re-entered. The physical CPU is
+ * idle meanwhile: an emulated one yields its host thread.
  */
 static void vcpu_idle_wait(struct vcpu *v)
 {
 	if (!vcpu_event_pending(v)) {
-		timer_set_deadline(arch_now_ns() + ((uint64_t)CONFIG_HYP_IDLE_WAKE_US * 1000U));
+		uint64_t bound = arch_now_ns() + ((uint64_t)CONFIG_HYP_IDLE_WAKE_US * 1000U);
+
+		timer_set_deadline(evtchn_poll_wake_by(v, bound));
 		wfi();
 		timer_set_deadline(0U);
 	}
+	evtchn_poll_end(v);
 	v->blocked = false;
 }
 

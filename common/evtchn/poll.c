@@ -39,8 +39,25 @@ void evtchn_check_pollers(struct domain *d, uint32_t port)
 static void evtchn_poll_cancel(struct vcpu *v)
 {
 	write_atomic(&v->evtchn.poll_port, 0);
+	write_atomic(&v->evtchn.poll_deadline, 0U);
 	(void)atomic_fetch_and(&v->domain->ev.poll_mask, ~(UL(1) << v->vcpu_id));
 	write_atomic(&v->blocked, false);
+}
+
+uint64_t evtchn_poll_wake_by(const struct vcpu *v, uint64_t bound)
+{
+	uint64_t deadline = read_atomic(&v->evtchn.poll_deadline);
+
+	return ((deadline != 0U) && (deadline < bound)) ? deadline : bound;
+}
+
+void evtchn_poll_end(struct vcpu *v)
+{
+	/* A sender that woke us already left the mask: skip the shared write. */
+	if ((read_atomic(&v->evtchn.poll_port) != 0) ||
+	    (read_atomic(&v->evtchn.poll_deadline) != 0U)) {
+		evtchn_poll_cancel(v);
+	}
 }
 
 /* Events the guest would take now; with upcalls masked it wants to sleep. */
@@ -89,6 +106,15 @@ long sched_poll(struct vcpu *v, xen_guest_handle_t arg)
 			goto out;
 		}
 	}
+	/*
+	 * Xen's timeout: absolute system time in ns (here arch_now_ns(), the
+	 * physical counter in ns). One already past returns at once, as Xen's
+	 * timer firing on arming would; a later one bounds the idle wait.
+	 */
+	if ((sp.timeout != 0U) && (sp.timeout <= arch_now_ns())) {
+		goto out;
+	}
+	write_atomic(&v->evtchn.poll_deadline, sp.timeout);
 	if (sp.nr_ports == 1U) {
 		write_atomic(&v->evtchn.poll_port, (int32_t)port);
 	}

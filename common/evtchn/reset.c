@@ -107,6 +107,7 @@ static void evtchn_vcpu_reset(struct vcpu *v)
 	e->runstate_gva = 0U;
 	e->runstate_registered = false;
 	write_atomic(&e->poll_port, 0);
+	write_atomic(&e->poll_deadline, 0U);
 }
 
 void evtchn_domain_reset(struct domain *d)

@@ -12,6 +12,7 @@
 
 #define BB_DISK_BYTES (8U << 20)
 #define BB_TRY_MS 5U
+#define BB_IDLE_MS 50U  /* longest sleep of a connected backend: lease checks */
 
 uint8_t bb_disk[BB_DISK_BYTES] __attribute__((aligned(4096)));
 
@@ -104,8 +105,12 @@ static void disconnect(struct bb_fe *fe, bool lost)
 
 static bool poll_connected(struct bb_fe *fe, uint64_t lease)
 {
-	uint32_t hb = fe->hs->heartbeat;
+	uint32_t hb;
 	bool busy;
+
+	/* Cleared before the look: a request pushed after it ends the next sleep. */
+	evt_clear(fe->port);
+	hb = fe->hs->heartbeat;
 
 	if (fe->hs->fe_state == BLKHS_FE_CLOSING) {
 		(void)bb_ring_serve(fe);
@@ -159,17 +164,31 @@ int test_main(void)
 	}
 	printf("%s: serving %u frontends, %lu sectors each\n", rt_tag(), nfe, (unsigned long)per_fe);
 	do {
+		evtchn_port_t ports[BB_MAX_FE];
+		bool busy = false;
+		bool waiting = false;
+
 		live = 0U;
 		for (i = 0U; i < nfe; i++) {
 			struct bb_fe *fe = &fes[i];
 
 			if (fe->state == BB_WAITING) {
+				evt_clear(fe->port);
 				try_connect(fe);
-				live++;
+				waiting = true;
+				ports[live++] = fe->port;
 			} else if (fe->state == BB_CONNECTED) {
-				(void)poll_connected(fe, lease);
-				live++;
+				busy = poll_connected(fe, lease) || busy;
+				ports[live++] = fe->port;
 			}
+		}
+		/*
+		 * Nothing to do: sleep until a frontend rings (or the next connect
+		 * attempt, lease check) instead of spinning on the rings, so that
+		 * an idle backend gives its CPU back to the frontends.
+		 */
+		if ((live != 0U) && !busy) {
+			(void)evt_poll(ports, live, ms_ticks(waiting ? BB_TRY_MS : BB_IDLE_MS));
 		}
 	} while (live != 0U);
 	for (i = 0U; i < nfe; i++) {

@@ -15,7 +15,7 @@
 #define BB_PG_HS      0U
 #define BB_PG_RING    1U
 #define BB_PG_PERS    16U
-#define BB_PG_TMP     512U          /* map-unmap: one request's segments + indirect page */
+#define BB_PG_TMP     512U          /* map-unmap: one request's segments */
 #define BB_MAX_SEGS   BLKHS_MAX_INDIRECT_SEGS
 
 enum bb_state { BB_WAITING, BB_CONNECTED, BB_CLOSED, BB_LOST };

@@ -80,11 +80,15 @@ unsigned int bb_pers_release(struct bb_fe *fe)
 	return n;
 }
 
-/* The indirect page's descriptors, copied out once, in the frontend's mode. */
+/*
+ * The indirect page's descriptors, copied out once: from the persistent
+ * pool in persistent mode, else with one GNTTABOP_copy. map-unmap mode
+ * copies too: a map, a memcpy and an unmap (two hypercalls and a TLB
+ * invalidation) to read at most 256 bytes would cost more than the copy.
+ */
 static bool fetch_indirect(struct bb_fe *fe, uint32_t gref, unsigned int nseg)
 {
 	size_t bytes = nseg * sizeof(struct blkif_request_segment);
-	grant_handle_t h;
 	const void *src;
 
 	if (fe->mode == BLKHS_MODE_PERSISTENT) {
@@ -95,19 +99,9 @@ static bool fetch_indirect(struct bb_fe *fe, uint32_t gref, unsigned int nseg)
 		memcpy(ind_buf, src, bytes);
 		return true;
 	}
-	if (fe->mode == BLKHS_MODE_COPY) {
-		fe->copies++;
-		return gnt_copy_from(fe->dom, gref, 0, (uint64_t)(uintptr_t)ind_buf >> 12, 0,
-				     (uint16_t)bytes) == GNTST_okay;
-	}
-	if (gnt_map(fe->dom, gref, bb_addr(fe, BB_PG_TMP + BB_MAX_SEGS), true, &h) != 0) {
-		return false;
-	}
-	fe->maps++;
-	memcpy(ind_buf, (const void *)(uintptr_t)bb_addr(fe, BB_PG_TMP + BB_MAX_SEGS), bytes);
-	(void)gnt_unmap(bb_addr(fe, BB_PG_TMP + BB_MAX_SEGS), h);
-	fe->unmaps++;
-	return true;
+	fe->copies++;
+	return gnt_copy_from(fe->dom, gref, 0, (uint64_t)(uintptr_t)ind_buf >> 12, 0,
+			     (uint16_t)bytes) == GNTST_okay;
 }
 
 static bool seg_ok(const struct blkif_request_segment *s, struct bb_seg *out)

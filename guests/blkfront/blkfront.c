@@ -66,22 +66,54 @@ volatile struct blkhs_page *bf_hs(void)
 	return &hs_page;
 }
 
+/*
+ * Wait until done() or the deadline, asleep in SCHEDOP_poll between looks
+ * rather than spinning: with more vCPUs than host cores a spinning
+ * frontend would take the core its backend needs. The port is cleared
+ * before each look, so a signal after the look ends the sleep; the slice
+ * keeps the heartbeat going whatever the backend does.
+ */
+static bool bf_wait(bool (*done)(void), uint64_t deadline)
+{
+	for (;;) {
+		evt_clear(bf.port);
+		if (done()) {
+			return true;
+		}
+		bf_alive();
+		if (cntvct() > deadline) {
+			return false;
+		}
+		(void)evt_poll(&bf.port, 1U, ms_ticks(BF_SLICE_MS));
+	}
+}
+
+static bool rsp_ready(void)
+{
+	return __atomic_load_n(&ring_page.hdr.rsp_prod, __ATOMIC_ACQUIRE) != bf.rsp_cons;
+}
+
+static bool be_answered(void)
+{
+	return hs_page.be_state != BLKHS_BE_NONE;
+}
+
+static bool be_closed(void)
+{
+	return hs_page.be_state == BLKHS_BE_CLOSED;
+}
+
 /* Wait for the next response; false (and a FAIL line) after the timeout. */
 bool bf_next_rsp(struct blkif_response *out)
 {
-	uint64_t deadline = cntvct() + ms_ticks(bf.wait_ms);
-
-	while (__atomic_load_n(&ring_page.hdr.rsp_prod, __ATOMIC_ACQUIRE) == bf.rsp_cons) {
-		bf_alive();
-		if (cntvct() > deadline) {
-			printf("%s: FAIL lost response: none for %lu ms (rsp_cons %u)\n", rt_tag(),
-			       (unsigned long)bf.wait_ms, bf.rsp_cons);
-			return false;
-		}
+	/* The common case, a response already there, costs no clear and no poll. */
+	if (!rsp_ready() && !bf_wait(rsp_ready, cntvct() + ms_ticks(bf.wait_ms))) {
+		printf("%s: FAIL lost response: none for %lu ms (rsp_cons %u)\n", rt_tag(),
+		       (unsigned long)bf.wait_ms, bf.rsp_cons);
+		return false;
 	}
 	memcpy(out, &ring_page.ring[bf.rsp_cons % BLKIF_RING_SIZE].rsp, sizeof(*out));
 	bf.rsp_cons++;
-	evt_clear(bf.port);
 	return true;
 }
 
@@ -223,12 +255,9 @@ static bool connect(void)
 	hs_page.fe_state = BLKHS_FE_READY;
 	gnt_grant(BLKHS_REF, bf.be, gfn_of(&hs_page), false);
 	(void)evt_send(bf.port);
-	while (hs_page.be_state == BLKHS_BE_NONE) {
-		bf_alive();
-		if (cntvct() > deadline) {
-			printf("%s: FAIL backend never connected\n", rt_tag());
-			return false;
-		}
+	if (!bf_wait(be_answered, deadline)) {
+		printf("%s: FAIL backend never connected\n", rt_tag());
+		return false;
 	}
 	__atomic_thread_fence(__ATOMIC_ACQUIRE);
 	if (hs_page.be_state != BLKHS_BE_CONNECTED) {
@@ -257,11 +286,9 @@ static bool disconnect(void)
 
 	hs_page.fe_state = BLKHS_FE_CLOSING;
 	(void)evt_send(bf.port);
-	while (hs_page.be_state != BLKHS_BE_CLOSED) {
-		if (cntvct() > deadline) {
-			printf("%s: FAIL backend did not close\n", rt_tag());
-			return false;
-		}
+	if (!bf_wait(be_closed, deadline)) {
+		printf("%s: FAIL backend did not close\n", rt_tag());
+		return false;
 	}
 	/* The backend's last act is to unmap the handshake page it just wrote: retry. */
 	do {

@@ -12,6 +12,7 @@
 #define BF_PAGES_PER_SLOT 17U
 #define BF_REF_BASE       16U
 #define BF_MAX_BLOCKS     2048U
+#define BF_SLICE_MS       50U  /* longest sleep between two looks at the ring */
 
 struct bf {
 	uint32_t id;

@@ -156,25 +156,53 @@ void evt_clear(evtchn_port_t port)
 			   __ATOMIC_ACQ_REL);
 }
 
+/* Xen's system time for a poll timeout: the physical counter in ns. */
+static uint64_t evt_ticks_to_ns(uint64_t ticks)
+{
+	uint64_t f = cntfrq();
+
+	if (f == 0U) {
+		return 0U;
+	}
+	return (ticks / f) * 1000000000U + ((ticks % f) * 1000000000U) / f;
+}
+
+bool evt_poll(const evtchn_port_t *ports, unsigned int n, uint64_t ticks)
+{
+	struct sched_poll poll = {
+		.ports = (uint64_t)(uintptr_t)ports,
+		.nr_ports = n,
+		/* Xen counts from its own boot: there a timeout may end that much later. */
+		.timeout = (ticks != 0U) ? evt_ticks_to_ns(cntpct() + ticks) : 0U,
+	};
+	unsigned int i;
+
+	for (i = 0U; i < n; i++) {
+		if (evt_pending(ports[i])) {
+			return true;
+		}
+	}
+	(void)HYPERVISOR_sched_op(SCHEDOP_poll, &poll);
+	for (i = 0U; i < n; i++) {
+		if (evt_pending(ports[i])) {
+			return true;
+		}
+	}
+	return false;
+}
+
 bool evt_wait(evtchn_port_t port, uint64_t timeout_ms)
 {
 	uint64_t deadline = (timeout_ms != 0U) ? cntvct() + timer_us_to_ticks(timeout_ms * 1000U) : 0U;
-	evtchn_port_t ports[1] = { port };
-	struct sched_poll poll = {
-		.ports = (uint64_t)(uintptr_t)ports,
-		.nr_ports = 1,
-		.timeout = 0,
-	};
 
 	while (!evt_pending(port)) {
-		if (deadline != 0U) {
-			/* Spin: a poll without a wake-up source could sleep past it. */
-			if (cntvct() > deadline) {
-				return false;
-			}
-			continue;
+		uint64_t now = cntvct();
+
+		if ((deadline != 0U) && (now > deadline)) {
+			return false;
 		}
-		(void)HYPERVISOR_sched_op(SCHEDOP_poll, &poll);
+		/* Sleep, not spin: the poll's timeout ends the wait at the deadline. */
+		(void)evt_poll(&port, 1U, (deadline != 0U) ? (deadline - now + 1U) : 0U);
 	}
 	evt_clear(port);
 	return true;

@@ -67,6 +67,8 @@ struct evtchn_vcpu {
 	uint32_t virq_to_port[NR_VIRQS];
 	/* SCHEDOP_poll: -1 any port, >0 that port, 0 not polling. */
 	int32_t poll_port;
+	/* SCHEDOP_poll's timeout (arch_now_ns() time), 0 for none. */
+	uint64_t poll_deadline;
 	/* While no vcpu_info is registered and none is in shared_info. */
 	struct vcpu_info dummy_info;
 	/* Page holding the registered vcpu_info (global mapping), or NULL. */
@@ -106,6 +108,10 @@ long do_event_channel_op(unsigned int cmd, xen_guest_handle_t arg);
 void evtchn_send_virq(struct vcpu *v, unsigned int virq);
 /* SCHEDOP_poll: wait until one of the listed local ports is pending. */
 long sched_poll(struct vcpu *v, xen_guest_handle_t arg);
+/* When a blocked v must wake: bound, or its poll's timeout if that is sooner. */
+uint64_t evtchn_poll_wake_by(const struct vcpu *v, uint64_t bound);
+/* v is resumed: its poll, if any, has returned (no more kicks, no timeout). */
+void evtchn_poll_end(struct vcpu *v);
 /*
  * Static event channel of d from the device tree (xen,evtchn): both ends
  * are bound at boot, d's port unbound first and the peer's bound to it,

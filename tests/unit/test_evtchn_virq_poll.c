@@ -105,17 +105,24 @@ static void test_virq_debug_per_vcpu(void **state)
 	assert_int_equal(v0->arch.irqs_raised, 0);
 }
 
-static long poll(struct vcpu *v, const uint32_t *ports, uint32_t n, uint64_t ports_gva)
+static long poll_until(struct vcpu *v, const uint32_t *ports, uint32_t n, uint64_t ports_gva,
+		       uint64_t timeout)
 {
 	paddr_t a = harness_ram(EV_ARG_PAGE, 0);
 	paddr_t pl = harness_ram(PORTS_PAGE, 0);
-	struct sched_poll sp = { .ports = ports_gva ? ports_gva : pl, .nr_ports = n, .timeout = 0 };
+	struct sched_poll sp = { .ports = ports_gva ? ports_gva : pl, .nr_ports = n,
+				 .timeout = timeout };
 
 	if (n <= 1024U) {
 		memcpy(harness_gpa(v->domain, pl), ports, (n < 8U ? n : 8U) * sizeof(uint32_t));
 	}
 	memcpy(harness_gpa(v->domain, a), &sp, sizeof(sp));
 	return harness_call(v, __HYPERVISOR_sched_op, SCHEDOP_poll, a, 0);
+}
+
+static long poll(struct vcpu *v, const uint32_t *ports, uint32_t n, uint64_t ports_gva)
+{
+	return poll_until(v, ports, n, ports_gva, 0);
 }
 
 VERIFIES(REQ-EVT-022)
@@ -191,6 +198,59 @@ static void test_poll_upcall_mask(void **state)
 	assert_true(v0->blocked);
 }
 
+VERIFIES(REQ-EVT-029)
+static void test_poll_timeout(void **state)
+{
+	uint32_t port = (uint32_t)ev_ipi(v0, 0);
+	uint64_t now = arch_now_ns();
+	uint64_t later = now + 5000000U;
+	uint64_t kicks;
+
+	(void)state;
+	/* No timeout: only the caller's bound ends the wait. */
+	assert_int_equal(poll(v0, &port, 1, 0), 0);
+	assert_true(v0->blocked);
+	assert_int_equal(evtchn_poll_wake_by(v0, now + 1000U), now + 1000U);
+	evtchn_poll_end(v0);
+	assert_false(v0->blocked);
+	assert_int_equal(d1->ev.poll_mask, 0);
+
+	/* A timeout sooner than the bound is the wake-up time; a later one is not. */
+	assert_int_equal(poll_until(v0, &port, 1, 0, later), 0);
+	assert_true(v0->blocked);
+	assert_int_equal(evtchn_poll_wake_by(v0, later + 1U), later);
+	assert_int_equal(evtchn_poll_wake_by(v0, later - 1U), later - 1U);
+	/* Woken by its timeout: the poll is over, a later event kicks nobody. */
+	evtchn_poll_end(v0);
+	assert_int_equal(v0->evtchn.poll_deadline, 0);
+	assert_int_equal(v0->evtchn.poll_port, 0);
+	assert_int_equal(evtchn_poll_wake_by(v0, later + 1U), later + 1U);
+	kicks = v0->arch.kicks;
+	assert_int_equal(ev_send(v0, port), 0);
+	assert_int_equal(v0->arch.kicks, kicks);
+	ev_2l_clear(d1, port);
+
+	/* An event before the timeout wakes it and disarms the timeout. */
+	d1->shared_info->vcpu_info[0].evtchn_upcall_pending = 0;
+	assert_int_equal(poll_until(v0, &port, 1, 0, later), 0);
+	assert_true(v0->blocked);
+	assert_int_equal(ev_send(v0, port), 0);
+	assert_false(v0->blocked);
+	evtchn_poll_end(v0);
+	assert_int_equal(v0->evtchn.poll_deadline, 0);
+	ev_2l_clear(d1, port);
+
+	/* A timeout already past: returns at once, not blocked, nothing armed. */
+	d1->shared_info->vcpu_info[0].evtchn_upcall_pending = 0;
+	assert_int_equal(poll_until(v0, &port, 1, 0, 1U), 0);
+	assert_false(v0->blocked);
+	assert_int_equal(v0->evtchn.poll_deadline, 0);
+	assert_int_equal(d1->ev.poll_mask, 0);
+	/* Ports are still checked first: a bad port is -EINVAL, timeout or not. */
+	port = 5000U;
+	assert_int_equal(poll_until(v0, &port, 1, 0, 1U), -XEN_EINVAL);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -199,6 +259,7 @@ int main(void)
 		cmocka_unit_test_setup(test_virq_debug_per_vcpu, setup),
 		cmocka_unit_test_setup(test_poll, setup),
 		cmocka_unit_test_setup(test_poll_upcall_mask, setup),
+		cmocka_unit_test_setup(test_poll_timeout, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

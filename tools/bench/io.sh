@@ -8,61 +8,84 @@
 #   io.sh OUTDIR
 # Environment: REPS (5), REQS (400 per frontend), QD (4), MODES, SIZES,
 # FES, XEN_IMAGE (/tmp/xen-anchor/cache/xen-4.17-arm64; XEN=0 skips it),
-# TIMEOUT per run (120 s).
+# TIMEOUT per run (120 s), BUILD (build).
+# Bulkhead runs twice per point, CONFIG_XPFO=y and =n (issue 8: same
+# images, same run), the variants interleaved run by run so that a change
+# of host load hits all of them alike.
 set -uo pipefail
 OUT=${1:-build/bench}
+BUILD=${BUILD:-build}
 REPS=${REPS:-5} REQS=${REQS:-400} QD=${QD:-4} TIMEOUT=${TIMEOUT:-120}
 MODES=${MODES:-"map persistent copy"} SIZES=${SIZES:-"4096 65536"} FES=${FES:-"1 2 3"}
 XEN_IMAGE=${XEN_IMAGE:-/tmp/xen-anchor/cache/xen-4.17-arm64}
 WORK="$OUT/io"
 mkdir -p "$WORK"
 CSV="$OUT/io.csv"
-echo "hypervisor,mode,frontends,request_bytes,requests_per_sec_median,requests_per_sec_min,runs" > "$CSV"
 
-hyps=(bulkhead)
-[ "${XEN:-1}" != 0 ] && [ -f "$XEN_IMAGE" ] && hyps+=(xen-4.17)
+# The XPFO-off hypervisor, built as make bench-paths builds it (same directory).
+XOFF="$BUILD/xpfo-off"
+{ [ -f "$XOFF/.config" ] || { make -s O="$XOFF" qemu-virt_defconfig &&
+	sed -i 's/^CONFIG_XPFO=y/# CONFIG_XPFO is not set/' "$XOFF/.config" &&
+	make -s O="$XOFF" olddefconfig; }; } && make -s -j2 O="$XOFF" hyp || exit 1
+grep -q '^CONFIG_XPFO=y' "$BUILD/.config" || { echo "io.sh: $BUILD has XPFO off" >&2; exit 1; }
+grep -q '^CONFIG_XPFO=y' "$XOFF/.config" && { echo "io.sh: $XOFF has XPFO on" >&2; exit 1; }
+
+# Variants: hypervisor label, xpfo column (as in paths.csv), image.
+vhyp=(bulkhead bulkhead) vxpfo=(on off) vimg=("$BUILD/bulkhead.bin" "$XOFF/bulkhead.bin")
+if [ "${XEN:-1}" != 0 ] && [ -f "$XEN_IMAGE" ]; then
+	vhyp+=(xen-4.17) vxpfo+=(n/a) vimg+=("$XEN_IMAGE")
+fi
+echo "hypervisor,xpfo,mode,frontends,request_bytes,requests_per_sec_median,requests_per_sec_min,runs" > "$CSV"
 echo "bench-io: $(nproc) host CPUs, load $(cut -d' ' -f1-3 /proc/loadavg), REPS=$REPS REQS=$REQS QD=$QD"
 echo "bench-io: emulated wall-clock throughput is noisy; medians of $REPS runs"
 
 # Aggregate req/s of one run: the sum of every frontend's own rate.
-one_run() { # hyp dtsi nfe log
-	local hyp=$1 dtsi=$2 nfe=$3 log=$4 args
-	args=(-s 4 -t "$TIMEOUT" -l "$log")
+one_run() { # hyp image dtsi nfe log
+	local hyp=$1 img=$2 dtsi=$3 nfe=$4 log=$5 args
+	args=(-s 4 -t "$TIMEOUT" -l "$log" -k "$img")
 	if [ "$hyp" = bulkhead ]; then
-		args+=(-k "${BUILD:-build}/bulkhead.bin")
 		tools/qemu/run.sh "${args[@]}" "$dtsi" > /dev/null 2>&1
 	else
 		# Xen never stops QEMU itself: stop once every frontend is done.
 		XEN_BOOTARGS="console=dtuart bootscrub=0 xsm=dummy guest_loglvl=all" \
-			tools/qemu/run.sh "${args[@]}" -k "$XEN_IMAGE" -u "blkfront done" -n "$nfe" \
+			tools/qemu/run.sh "${args[@]}" -u "blkfront done" -n "$nfe" \
 			"$dtsi" > /dev/null 2>&1
 	fi
 	[ "$(grep -c 'blkfront done, integrity OK' "$log")" -eq "$nfe" ] || { echo FAIL; return; }
 	grep -oE '[0-9]+ req/s' "$log" | awk '{s += $1} END {print s}'
 }
 
-for hyp in "${hyps[@]}"; do
-	for mode in $MODES; do
-		for size in $SIZES; do
-			for n in $FES; do
-				fa=()
-				for ((i = 0; i < n; i++)); do
-					fa+=("mode=$mode bytes=$size qd=$QD reqs=$REQS")
+for mode in $MODES; do
+	for size in $SIZES; do
+		for n in $FES; do
+			fa=()
+			for ((i = 0; i < n; i++)); do
+				fa+=("mode=$mode bytes=$size qd=$QD reqs=$REQS")
+			done
+			dtsi="$WORK/$mode-$size-$n.dtsi"
+			tools/blk/mkdtsi.sh "$dtsi" "${fa[@]}"
+			declare -A vals=()
+			for ((r = 1; r <= REPS; r++)); do
+				for ((k = 0; k < ${#vhyp[@]}; k++)); do
+					tag="${vhyp[k]}-xpfo-${vxpfo[k]//\//}"
+					v=$(one_run "${vhyp[k]}" "${vimg[k]}" "$dtsi" "$n" \
+						"$WORK/$tag-$mode-$size-$n-$r.log")
+					if [ "$v" = FAIL ]; then
+						echo "bench-io: FAIL $tag $mode $size x$n run $r" >&2
+						continue
+					fi
+					vals[$k]="${vals[$k]:-} $v"
 				done
-				dtsi="$WORK/$mode-$size-$n.dtsi"
-				tools/blk/mkdtsi.sh "$dtsi" "${fa[@]}"
-				vals=()
-				for ((r = 1; r <= REPS; r++)); do
-					v=$(one_run "$hyp" "$dtsi" "$n" "$WORK/$hyp-$mode-$size-$n-$r.log")
-					[ "$v" = FAIL ] && { echo "bench-io: FAIL $hyp $mode $size x$n run $r" >&2; continue; }
-					vals+=("$v")
-				done
-				[ ${#vals[@]} -eq 0 ] && continue
-				sorted=$(printf '%s\n' "${vals[@]}" | sort -n)
+			done
+			for ((k = 0; k < ${#vhyp[@]}; k++)); do
+				[ -z "${vals[$k]:-}" ] && continue
+				sorted=$(printf '%s\n' ${vals[$k]} | sort -n)
 				med=$(echo "$sorted" | awk '{a[NR] = $1} END {print (NR % 2) ? a[(NR + 1) / 2] : (a[NR / 2] + a[NR / 2 + 1]) / 2}')
 				min=$(echo "$sorted" | head -1)
-				echo "$hyp,$mode,$n,$size,$med,$min,${#vals[@]}" | tee -a "$CSV"
+				cnt=$(echo "$sorted" | wc -l)
+				echo "${vhyp[k]},${vxpfo[k]},$mode,$n,$size,$med,$min,$cnt" | tee -a "$CSV"
 			done
+			unset vals
 		done
 	done
 done
@@ -74,13 +97,15 @@ gp="$WORK/io.gp"
 	echo "set output '$OUT/io.png'"
 	echo "set datafile separator ','"
 	echo "set multiplot layout 1,2 title 'split block I/O on QEMU virt (TCG, medians; emulated, noisy)'"
-	echo "set xlabel 'frontends'; set ylabel 'requests/s (all frontends)'; set xtics 1; set key top left"
+	echo "set xlabel 'frontends'; set ylabel 'requests/s (all frontends)'; set xtics 1; set key top left font ',8'"
 	for size in $SIZES; do
 		echo "set title '$((size / 1024)) KiB requests, qd $QD'"
 		plot="plot"
-		for hyp in "${hyps[@]}"; do
+		for ((k = 0; k < ${#vhyp[@]}; k++)); do
 			for mode in $MODES; do
-				plot+=" '$CSV' using (strcol(1) eq '$hyp' && strcol(2) eq '$mode' && \$4 == $size ? \$3 : 1/0):5 with linespoints title '$hyp $mode',"
+				label="${vhyp[k]}"
+				[ "${vxpfo[k]}" != n/a ] && label+=" xpfo=${vxpfo[k]}"
+				plot+=" '$CSV' using (strcol(1) eq '${vhyp[k]}' && strcol(2) eq '${vxpfo[k]}' && strcol(3) eq '$mode' && \$5 == $size ? \$4 : 1/0):6 with linespoints title '$label $mode',"
 			done
 		done
 		echo "${plot%,}"

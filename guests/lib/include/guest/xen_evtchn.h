@@ -23,6 +23,14 @@ long evt_close(evtchn_port_t port);
 long evt_status(evtchn_port_t port);
 bool evt_pending(evtchn_port_t port);
 void evt_clear(evtchn_port_t port);
+/*
+ * Sleep in SCHEDOP_poll until one of ports[0..n) is pending or about ticks
+ * (of the counter; 0: no timeout) have passed; whether one is pending. It
+ * may return early (the hypervisor's idle safety net): callers loop on
+ * their own condition. The caller clears a port before it re-checks the
+ * state the port signals, then polls: no wake-up is lost.
+ */
+bool evt_poll(const evtchn_port_t *ports, unsigned int n, uint64_t ticks);
 /* Wait until port is pending, then clear it; false after timeout_ms (0: none). */
 bool evt_wait(evtchn_port_t port, uint64_t timeout_ms);
 
