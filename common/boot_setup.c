@@ -14,7 +14,6 @@
 #define MIB_SHIFT U(20)
 
 struct dom0less_config boot_config;
-static char boot_err[DOM0LESS_ERR_LEN];
 
 /* The first CPU node's first compatible string (QEMU puts cpu-map first). */
 static const char *boot_cpu_compat(const struct fdt *f)
@@ -106,7 +105,9 @@ static int boot_place(const struct fdt *f)
 			bool fixed = d->mem_maddr != 0U;
 			uint64_t free;
 			uint64_t big;
-			if (fixed != (pass == 0U)) {
+			bool first_pass = (pass == 0U);
+
+			if (fixed != first_pass) {
 				continue;
 			}
 			if (fixed) {
@@ -201,6 +202,8 @@ static int boot_bind_static_evtchns(const struct fdt *f)
 
 int boot_setup(const void *dtb, const struct boot_machine *m)
 {
+	/* Off the stack: boot_setup() runs once, on CPU0. */
+	static char boot_err[DOM0LESS_ERR_LEN];
 	struct dom0less_limits lim;
 	struct fdt f;
 	uint32_t size = fdt_header_size(dtb);

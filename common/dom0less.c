@@ -188,6 +188,8 @@ static int d0l_module(struct d0l_ctx *c, int dom, int node, struct domain_config
 			(void)memcpy(cfg->bootargs, args, len + 1U);
 		} else if (rc != -FDT_ERR_NOTFOUND) {
 			return d0l_err(c, node, rc, "bootargs: not a string");
+		} else {
+			/* No bootargs: the kernel's own defaults. */
 		}
 	}
 	return 0;
@@ -204,7 +206,7 @@ static int d0l_evtchn_prop(struct d0l_ctx *c, int node, uint32_t *port, uint32_t
 		return d0l_err(c, node, 0, "xen,evtchn must be <local-port &peer-node>");
 	}
 	*port = fdt_be32(p);
-	*phandle = fdt_be32(p + 4);
+	*phandle = fdt_be32(&p[4]);
 	if ((*port == 0U) || (*port >= c->lim->evtchn_ports)) {
 		return d0l_err(c, node, 0, "xen,evtchn port %u out of range 1..%u, "
 			       "CONFIG_EVTCHN_MAX_PORTS=%u", *port, c->lim->evtchn_ports - 1U,
@@ -273,7 +275,7 @@ static int d0l_evtchn(struct d0l_ctx *c, uint32_t di, int node)
 		return d0l_err(c, node, 0, "xen,evtchn peer does not link back to this node");
 	}
 	cfg->static_evtchn[cfg->nr_static_evtchn].local_port = port;
-	cfg->static_evtchn[cfg->nr_static_evtchn].remote_domid = (uint16_t)(peer_dom + 1);
+	cfg->static_evtchn[cfg->nr_static_evtchn].remote_domid = (uint16_t)peer_dom + 1U;
 	cfg->static_evtchn[cfg->nr_static_evtchn].remote_port = peer_port;
 	cfg->nr_static_evtchn++;
 	return 0;
@@ -348,7 +350,7 @@ static int d0l_static_mem(struct d0l_ctx *c, int node, struct domain_config *cfg
 		return d0l_err(c, node, 0, "xen,static-mem: exactly one range is supported");
 	}
 	cfg->mem_maddr = fdt_read_cells(p, ac);
-	if (fdt_read_cells(p + (4U * ac), sc) != cfg->mem_bytes) {
+	if (fdt_read_cells(&p[4U * ac], sc) != cfg->mem_bytes) {
 		return d0l_err(c, node, 0, "xen,static-mem size differs from memory");
 	}
 	return 0;
@@ -368,7 +370,7 @@ static int d0l_memory(struct d0l_ctx *c, int node, struct domain_config *cfg)
 	}
 	if (kib > (GUEST_RAM0_SIZE / KIB)) {
 		return d0l_err(c, node, 0, "memory = %llu KiB exceeds the %llu KiB guest RAM bank",
-			       (unsigned long long)kib, (unsigned long long)(GUEST_RAM0_SIZE / KIB));
+			       (unsigned long long)kib, (unsigned long long)GUEST_RAM0_SIZE / KIB);
 	}
 	cfg->mem_bytes = kib * KIB;
 	cfg->mem_maddr = 0U;
@@ -421,7 +423,7 @@ static int d0l_cpus(struct d0l_ctx *c, int node, struct domain_config *cfg)
 			       cfg->nr_vcpus);
 	}
 	for (i = 0U; i < cfg->nr_vcpus; i++) {
-		cfg->pcpus[i] = fdt_be32(p + (4U * i));
+		cfg->pcpus[i] = fdt_be32(&p[4U * i]);
 		if (cfg->pcpus[i] >= c->avail_cpus) {
 			return d0l_err(c, node, 0, "bulkhead,cpus: vCPU %u on physical CPU %u, %s%u",
 				       i, cfg->pcpus[i],
@@ -522,7 +524,7 @@ static int d0l_place_vcpus(struct d0l_ctx *c)
 	uint32_t next = 0U;
 	uint32_t i;
 	uint32_t v;
-	unsigned int src = (c->avail_cpus < c->lim->nr_cpus) ? 1U : 0U;
+	unsigned int src = (c->avail_cpus < c->lim->nr_cpus) ? (unsigned int)1U : 0U;
 
 	for (i = 0U; i < c->out->nr_domains; i++) {
 		total += c->out->dom[i].nr_vcpus;

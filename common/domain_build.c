@@ -32,7 +32,8 @@ static uint32_t build_gic_version =
 #else
 	3U;
 #endif
-static char build_cpu_compat[DOMAIN_BUILD_COMPAT_LEN] = "arm,armv8";
+/* The boot CPU's compatible string; empty until domain_build_init() sets it. */
+static char build_cpu_compat[DOMAIN_BUILD_COMPAT_LEN];
 
 void domain_build_init(uint32_t gic_version, const char *cpu_compat)
 {
@@ -45,9 +46,8 @@ void domain_build_init(uint32_t gic_version, const char *cpu_compat)
 }
 
 /* Copy a hypervisor buffer to byte offset off of d's RAM. */
-static int dom_write(struct domain *d, uint64_t off, const void *src, uint64_t len)
+static int dom_write(struct domain *d, uint64_t off, const uint8_t *src, uint64_t len)
 {
-	const uint8_t *s = src;
 	uint64_t done = 0U;
 
 	if ((off > d->ram_bytes) || (len > d->ram_bytes - off)) {
@@ -59,7 +59,7 @@ static int dom_write(struct domain *d, uint64_t off, const void *src, uint64_t l
 		paddr_t ma = d->ram_maddr + off + done;
 		uint64_t n = MIN(len - done, PAGE_SIZE - PAGE_OFFSET_OF(ma));
 		uint8_t *va = map_domain_page(maddr_to_mfn(ma));
-		(void)memcpy(va + PAGE_OFFSET_OF(ma), s + done, n);
+		(void)memcpy(&va[PAGE_OFFSET_OF(ma)], &src[done], n);
 		unmap_domain_page(va);
 		done += n;
 	}
@@ -71,7 +71,7 @@ static void mod_read(paddr_t ma, void *dst, uint64_t len)
 {
 	uint8_t *va = map_domain_page(maddr_to_mfn(ma));
 
-	(void)memcpy(dst, va + PAGE_OFFSET_OF(ma), len);
+	(void)memcpy(dst, &va[PAGE_OFFSET_OF(ma)], len);
 	unmap_domain_page(va);
 }
 
@@ -88,14 +88,14 @@ static int dom_copy_module(struct domain *d, uint64_t off, const struct boot_mod
 		paddr_t src = m->start + done;
 		paddr_t dst = d->ram_maddr + off + done;
 		uint64_t n = MIN(m->size - done, PAGE_SIZE - PAGE_OFFSET_OF(src));
-		const uint8_t *s;
+		uint8_t *s;
 		uint8_t *t;
 		n = MIN(n, PAGE_SIZE - PAGE_OFFSET_OF(dst));
 		s = map_domain_page(maddr_to_mfn(src));
 		t = map_domain_page(maddr_to_mfn(dst));
-		(void)memcpy(t + PAGE_OFFSET_OF(dst), s + PAGE_OFFSET_OF(src), n);
+		(void)memcpy(&t[PAGE_OFFSET_OF(dst)], &s[PAGE_OFFSET_OF(src)], n);
 		unmap_domain_page(t);
-		unmap_domain_page((void *)s);
+		unmap_domain_page(s);
 		done += n;
 	}
 	return 0;
@@ -178,7 +178,7 @@ static void dt_gic(struct fdt_writer *w, const struct domain *d)
 
 static void dt_cpus(struct fdt_writer *w, const struct domain *d)
 {
-	static const char psci_compat[] = "arm,psci-1.0\0arm,psci-0.2\0arm,psci";
+	static const char psci_compat[] = "arm,psci-1.0\0" "arm,psci-0.2\0" "arm,psci";
 	char name[24];
 	uint32_t i;
 
@@ -197,7 +197,8 @@ static void dt_cpus(struct fdt_writer *w, const struct domain *d)
 		uint32_t mpidr = ((i / 16U) << 8) | (i % 16U);
 		(void)bh_snprintf(name, sizeof(name), "cpu@%x", mpidr);
 		fdt_w_begin_node(w, name);
-		fdt_w_prop_string(w, "compatible", build_cpu_compat);
+		fdt_w_prop_string(w, "compatible",
+				  (build_cpu_compat[0] != '\0') ? build_cpu_compat : "arm,armv8");
 		fdt_w_prop_string(w, "device_type", "cpu");
 		fdt_w_prop_u32(w, "reg", mpidr);
 		fdt_w_prop_string(w, "enable-method", "psci");
@@ -208,7 +209,7 @@ static void dt_cpus(struct fdt_writer *w, const struct domain *d)
 
 static void dt_devices(struct fdt_writer *w, const struct domain *d)
 {
-	static const char xen_compat[] = "xen,xen-4.17\0xen,xen";
+	static const char xen_compat[] = "xen,xen-4.17\0" "xen,xen";
 	uint32_t timer[9] = { 1U, GUEST_TIMER_PHYS_S_PPI - 16U, PPI_FLAGS,
 			      1U, GUEST_TIMER_PHYS_NS_PPI - 16U, PPI_FLAGS,
 			      1U, GUEST_TIMER_VIRT_PPI - 16U, PPI_FLAGS };
@@ -245,7 +246,7 @@ static void dt_devices(struct fdt_writer *w, const struct domain *d)
 
 int domain_build_dt(const struct domain *d, void *buf, size_t cap, paddr_t initrd_gpa)
 {
-	static const char root_compat[] = "xen,xenvm-4.17\0xen,xenvm";
+	static const char root_compat[] = "xen,xenvm-4.17\0" "xen,xenvm";
 	struct fdt_writer w;
 	char name[48];
 

@@ -27,12 +27,12 @@ uint64_t fdt_be64(const void *p)
 {
 	const uint8_t *b = p;
 
-	return ((uint64_t)fdt_be32(b) << 32) | fdt_be32(b + 4);
+	return ((uint64_t)fdt_be32(b) << 32) | fdt_be32(&b[4]);
 }
 
 const char *fdt_strerror(int err)
 {
-	static const char *const msg[] = {
+	static const char *const msg[FDT_ERR_NOSPACE + 1] = {
 		[0] = "ok",
 		[FDT_ERR_NOTFOUND] = "not found",
 		[FDT_ERR_BADHEADER] = "bad header",
@@ -49,7 +49,9 @@ const char *fdt_strerror(int err)
 
 uint32_t fdt_header_size(const void *blob)
 {
-	return (fdt_be32(blob) == FDT_MAGIC) ? fdt_be32((const uint8_t *)blob + 4) : 0U;
+	const uint8_t *h = blob;
+
+	return (fdt_be32(h) == FDT_MAGIC) ? fdt_be32(&h[4]) : 0U;
 }
 
 /* One token at struct offset off: its kind and the offset after it. */
@@ -62,7 +64,7 @@ struct fdt_tok {
 
 static const uint8_t *fdt_st(const struct fdt *f, uint32_t off)
 {
-	return f->blob + f->off_struct + off;
+	return &f->blob[f->off_struct + off];
 }
 
 /* Length of a NUL-terminated string in [p, p+max), or max if unterminated. */
@@ -108,7 +110,7 @@ static int fdt_tok_read(const struct fdt *f, uint32_t off, struct fdt_tok *t)
 		}
 		/* The terminating NUL of each name was found by fdt_open(). */
 		if (!f->validated) {
-			slen = fdt_strlen_in(f->blob + f->off_strings + t->nameoff,
+			slen = fdt_strlen_in(&f->blob[f->off_strings + t->nameoff],
 					     f->size_strings - t->nameoff);
 			if (slen >= (f->size_strings - t->nameoff)) {
 				return -FDT_ERR_TRUNCATED;
@@ -194,14 +196,14 @@ int fdt_open(struct fdt *f, const void *blob, size_t buf_size)
 		return -FDT_ERR_BADHEADER;
 	}
 	f->blob = h;
-	f->totalsize = fdt_be32(h + 4);
-	f->off_struct = fdt_be32(h + 8);
-	f->off_strings = fdt_be32(h + 12);
-	f->off_rsvmap = fdt_be32(h + 16);
-	version = fdt_be32(h + 20);
-	last_comp = fdt_be32(h + 24);
-	f->size_strings = fdt_be32(h + 32);
-	f->size_struct = fdt_be32(h + 36);
+	f->totalsize = fdt_be32(&h[4]);
+	f->off_struct = fdt_be32(&h[8]);
+	f->off_strings = fdt_be32(&h[12]);
+	f->off_rsvmap = fdt_be32(&h[16]);
+	version = fdt_be32(&h[20]);
+	last_comp = fdt_be32(&h[24]);
+	f->size_strings = fdt_be32(&h[32]);
+	f->size_struct = fdt_be32(&h[36]);
 
 	if ((f->totalsize > buf_size) || (f->totalsize < FDT_HEADER_SIZE) ||
 	    (f->totalsize > FDT_MAX_TOTALSIZE) || (version < FDT_VERSION) ||
@@ -235,8 +237,8 @@ int fdt_mem_rsv(const struct fdt *f, unsigned int i, uint64_t *addr, uint64_t *s
 		if (off + 16U > f->totalsize) {
 			return -FDT_ERR_TRUNCATED;
 		}
-		*addr = fdt_be64(f->blob + off);
-		*size = fdt_be64(f->blob + off + 8U);
+		*addr = fdt_be64(&f->blob[off]);
+		*size = fdt_be64(&f->blob[off + 8U]);
 		if ((*addr == 0U) && (*size == 0U)) {
 			return -FDT_ERR_NOTFOUND;
 		}
@@ -447,7 +449,7 @@ int fdt_node_path(const struct fdt *f, int node, char *buf, size_t size)
 	}
 	buf[0] = '/';
 	buf[1] = '\0';
-	pos = (depth == 0) ? 1U : 0U;
+	pos = (depth == 0) ? (size_t)1U : (size_t)0U;
 	for (d = 1; d <= depth; d++) {
 		const char *nm = fdt_node_name(f, stack[d]);
 		size_t len = (nm != NULL) ? strnlen(nm, FDT_MAX_NAME) : 0U;
@@ -465,21 +467,22 @@ int fdt_node_path(const struct fdt *f, int node, char *buf, size_t size)
 static int fdt_skip_nops(const struct fdt *f, uint32_t off)
 {
 	struct fdt_tok t;
+	uint32_t cur = off;
 	uint32_t steps;
 	int rc;
 
 	for (steps = 0U; steps <= (f->size_struct / 4U); steps++) {
-		rc = fdt_tok_read(f, off, &t);
+		rc = fdt_tok_read(f, cur, &t);
 		if (rc != 0) {
 			return rc;
 		}
 		if (t.tag == FDT_PROP) {
-			return (int)off;
+			return (int)cur;
 		}
 		if (t.tag != FDT_NOP) {
 			return -FDT_ERR_NOTFOUND;
 		}
-		off = t.next;
+		cur = t.next;
 	}
 	return -FDT_ERR_TRUNCATED;
 }
@@ -526,7 +529,7 @@ int fdt_prop_at(const struct fdt *f, int prop, const char **name, const void **d
 	if (t.tag != FDT_PROP) {
 		return -FDT_ERR_BADSTRUCT;
 	}
-	*name = (const char *)(f->blob + f->off_strings + t.nameoff);
+	*name = (const char *)&f->blob[f->off_strings + t.nameoff];
 	*data = fdt_st(f, (uint32_t)prop + 12U);
 	*len = t.len;
 	return 0;
@@ -675,6 +678,7 @@ int fdt_reg(const struct fdt *f, int parent, int node, unsigned int idx, uint64_
 	int sc = fdt_size_cells(f, parent);
 	const uint8_t *p;
 	uint32_t entry;
+	size_t at;
 	int len;
 
 	if (ac < 0) {
@@ -694,12 +698,12 @@ int fdt_reg(const struct fdt *f, int parent, int node, unsigned int idx, uint64_
 	if (((uint32_t)len % entry) != 0U) {
 		return -FDT_ERR_BADVALUE;
 	}
-	if ((uint64_t)(idx + 1U) * entry > (uint32_t)len) {
+	if (((uint64_t)idx + 1U) * entry > (uint32_t)len) {
 		return -FDT_ERR_NOTFOUND;
 	}
-	p += (size_t)idx * entry;
-	*addr = fdt_read_cells(p, (uint32_t)ac);
-	*size = (sc == 0) ? 0U : fdt_read_cells(p + (4U * (uint32_t)ac), (uint32_t)sc);
+	at = (size_t)idx * entry;
+	*addr = fdt_read_cells(&p[at], (uint32_t)ac);
+	*size = (sc == 0) ? 0U : fdt_read_cells(&p[at + ((size_t)ac * 4U)], (uint32_t)sc);
 	return 0;
 }
 

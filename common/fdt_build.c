@@ -181,8 +181,12 @@ void fdt_w_prop_cells(struct fdt_writer *w, const char *name, const uint32_t *ce
 	if (w->err != 0) {
 		return;
 	}
-	if ((w->depth == 0U) || (n > (w->cap / 4U))) {
-		w->err = (w->depth == 0U) ? -FDT_ERR_BADSTRUCT : -FDT_ERR_NOSPACE;
+	if (w->depth == 0U) {
+		w->err = -FDT_ERR_BADSTRUCT;
+		return;
+	}
+	if (n > (w->cap / 4U)) {
+		w->err = -FDT_ERR_NOSPACE;
 		return;
 	}
 	nameoff = fdt_w_string(w, name);

@@ -50,7 +50,7 @@ int mm_boot_init(const struct mm_boot_range *banks, unsigned int n)
 		return -XEN_EINVAL;
 	}
 	for (i = 0U; i < n; i++) {
-		paddr_t base = ROUND_UP(banks[i].base, (paddr_t)PAGE_SIZE);
+		paddr_t base = ROUND_UP(banks[i].base, PAGE_SIZE);
 		paddr_t end = (banks[i].base + banks[i].size) & PAGE_MASK;
 		if ((banks[i].base + banks[i].size < banks[i].base) || (end <= base)) {
 			continue;
@@ -126,6 +126,7 @@ int mm_boot_claim(paddr_t base, uint64_t size)
 
 int mm_boot_alloc(uint64_t bytes, uint64_t align, paddr_t *out)
 {
+	uint64_t need;
 	unsigned int i;
 
 	if (mm_done) {
@@ -134,13 +135,13 @@ int mm_boot_alloc(uint64_t bytes, uint64_t align, paddr_t *out)
 	if ((bytes == 0U) || (align == 0U) || ((align & (align - 1U)) != 0U)) {
 		return -XEN_EINVAL;
 	}
-	bytes = ROUND_UP(bytes, (uint64_t)PAGE_SIZE);
+	need = ROUND_UP(bytes, PAGE_SIZE);
 	for (i = 0U; i < mm_nr_free; i++) {
 		paddr_t end = mm_free[i].base + mm_free[i].size;
 		paddr_t start = ROUND_UP(mm_free[i].base, align);
-		if ((start >= mm_free[i].base) && (start < end) && (bytes <= end - start)) {
+		if ((start >= mm_free[i].base) && (start < end) && (need <= end - start)) {
 			*out = start;
-			return mm_boot_reserve(start, bytes);
+			return mm_boot_reserve(start, need);
 		}
 	}
 	return -XEN_ENOMEM;

@@ -63,7 +63,9 @@ void mmio_domain_reset(struct domain *d)
 
 static uint64_t mmio_mask(unsigned int size)
 {
-	return (size == 8U) ? ~ULL(0) : ((ULL(1) << (size * 8U)) - 1U);
+	unsigned int bits = size * 8U;
+
+	return (bits == 64U) ? ~ULL(0) : ((ULL(1) << bits) - 1U);
 }
 
 int mmio_dispatch(struct vcpu *v, paddr_t gpa, bool write, unsigned int size, uint64_t *val)

@@ -20,7 +20,7 @@
 #include <public/errno.h>
 
 #define UART_DR    U(0x000)
-#define UART_RSR   U(0x004)
+/* 0x004 UARTRSR/ECR: no receive errors are modelled, so it reads as zero. */
 #define UART_FR    U(0x018)
 #define UART_ILPR  U(0x020)
 #define UART_IBRD  U(0x024)
@@ -36,7 +36,7 @@
 #define UART_ID0   U(0xfe0)
 
 #define FR_RXFE    (U(1) << 4)
-#define FR_TXFF    (U(1) << 5)
+/* FR bit 5, TXFF, stays clear: the transmit FIFO drains at once. */
 #define FR_RXFF    (U(1) << 6)
 #define FR_TXFE    (U(1) << 7)
 #define INT_RX     (U(1) << 4)
@@ -58,9 +58,6 @@ struct vpl011 {
 
 static struct vpl011 vpl011s[CONFIG_MAX_DOMAINS];
 
-/* PL011 r1p5 peripheral and PrimeCell IDs, as amba-pl011 probes them. */
-static const uint8_t vpl011_ids[8] = { 0x11, 0x10, 0x14, 0x00, 0x0d, 0xf0, 0x05, 0xb1 };
-
 static void vpl011_refill(struct vpl011 *u)
 {
 	/* LOOP-BOUND: rx_count grows by 1 each round that does not break, up to VPL011_FIFO. */
@@ -81,6 +78,8 @@ static uint32_t vpl011_ris(const struct vpl011 *u)
 
 static uint32_t vpl011_reg_read(struct vpl011 *u, uint32_t reg)
 {
+	/* PL011 r1p5 peripheral and PrimeCell IDs, as amba-pl011 probes them. */
+	static const uint8_t vpl011_ids[8] = { 0x11, 0x10, 0x14, 0x00, 0x0d, 0xf0, 0x05, 0xb1 };
 	uint32_t val = 0U;
 
 	switch (reg) {
@@ -94,8 +93,13 @@ static uint32_t vpl011_reg_read(struct vpl011 *u, uint32_t reg)
 		break;
 	case UART_FR:
 		vpl011_refill(u);
-		val = FR_TXFE | ((u->rx_count == 0U) ? FR_RXFE : 0U) |
-		      ((u->rx_count == VPL011_FIFO) ? FR_RXFF : 0U);
+		val = FR_TXFE;
+		if (u->rx_count == 0U) {
+			val |= FR_RXFE;
+		}
+		if (u->rx_count == VPL011_FIFO) {
+			val |= FR_RXFF;
+		}
 		break;
 	case UART_ILPR: val = u->ilpr; break;
 	case UART_IBRD: val = u->ibrd; break;
@@ -127,7 +131,7 @@ static bool vpl011_reg_write(struct vpl011 *u, uint32_t reg, uint32_t val, char 
 {
 	switch (reg) {
 	case UART_DR:
-		*tx = (char)(val & 0xffU);
+		*tx = (char)(uint8_t)val;
 		u->tx_ris = INT_TX; /* the FIFO drained at once */
 		return true;
 	case UART_ILPR: u->ilpr = val & 0xffU; break;

@@ -27,15 +27,14 @@
 #define FDT_NOP        U(4)
 #define FDT_END        U(9)
 
-enum fdt_err {
-	FDT_ERR_NOTFOUND = 1,  /* no such node or property */
-	FDT_ERR_BADHEADER,     /* magic, version or block bounds */
-	FDT_ERR_TRUNCATED,     /* a token, name or value runs past its block */
-	FDT_ERR_BADSTRUCT,     /* unexpected token */
-	FDT_ERR_DEPTH,         /* nested deeper than FDT_MAX_DEPTH */
-	FDT_ERR_BADVALUE,      /* property of the wrong length or form */
-	FDT_ERR_NOSPACE,       /* writer: buffer full */
-};
+/* Error codes, returned negated as int like every other result of this API. */
+#define FDT_ERR_NOTFOUND  1    /* no such node or property */
+#define FDT_ERR_BADHEADER 2    /* magic, version or block bounds */
+#define FDT_ERR_TRUNCATED 3    /* a token, name or value runs past its block */
+#define FDT_ERR_BADSTRUCT 4    /* unexpected token */
+#define FDT_ERR_DEPTH     5    /* nested deeper than FDT_MAX_DEPTH */
+#define FDT_ERR_BADVALUE  6    /* property of the wrong length or form */
+#define FDT_ERR_NOSPACE   7    /* writer: buffer full */
 
 /* A validated blob: block bounds are checked once, in fdt_open(). */
 struct fdt {

@@ -45,7 +45,7 @@ void *maddr_to_virt(paddr_t ma);
  * Everything fails once mm_boot_done() is called: nothing is allocated
  * after boot.
  */
-#define MM_BOOT_MAX_RANGES (U(8) + U(4) + (U(4) * CONFIG_MAX_DOMAINS))
+#define MM_BOOT_MAX_RANGES (U(8) + U(4) + (U(4) * (uint32_t)CONFIG_MAX_DOMAINS))
 
 struct mm_boot_range {
 	paddr_t base;
