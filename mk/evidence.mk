@@ -3,8 +3,9 @@
 #   make evidence   full report: build/evidence/index.html and summary.txt
 #
 # `make test` runs the fast, enforced part through tests/evidence/run.sh
-# (MISRA with deviations, requirements matrix, stack bound, no recursion);
-# test-build prepares its inputs here so the run itself compiles nothing.
+# (MISRA with deviations, requirements matrix, stack bound, no recursion,
+# loop bounds, coverage targets); test-build prepares its inputs here so the
+# run itself compiles nothing.
 
 EVIDENCE_DIR := $(BUILD)/evidence
 EVIDENCE_PY := python3 $(SRCTREE)/tools/evidence/evidence.py
@@ -71,7 +72,7 @@ $(HOST_DIR)/cov-tests/%: tests/unit/%.c $(UNIT_HARNESS) tests/unit/harness.h $(H
 .PHONY: evidence evidence-fast coverage-bins
 coverage-bins: $(COV_BINS)
 
-test-build: evidence-stack-inputs $(EVIDENCE_CFG)/include/generated/autoconf.h
+test-build: evidence-stack-inputs coverage-bins $(EVIDENCE_CFG)/include/generated/autoconf.h
 
 evidence: evidence-stack-inputs coverage-bins
 	$(Q)$(EVIDENCE_PY) --build $(BUILD) --full

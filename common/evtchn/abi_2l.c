@@ -58,16 +58,10 @@ static bool evtchn_2l_is_pending(const struct domain *d, const struct evtchn *ch
 	return test_bit(chn->port, evtchn_2l_pending(d));
 }
 
-static bool evtchn_2l_is_masked(const struct domain *d, const struct evtchn *chn)
-{
-	return test_bit(chn->port, evtchn_2l_mask(d));
-}
-
 /* set_priority is absent: Xen answers -ENOSYS for the 2-level ABI. */
 const struct evtchn_port_ops evtchn_ops_2l = {
 	.set_pending = evtchn_2l_set_pending,
 	.clear_pending = evtchn_2l_clear_pending,
 	.unmask = evtchn_2l_unmask,
 	.is_pending = evtchn_2l_is_pending,
-	.is_masked = evtchn_2l_is_masked,
 };

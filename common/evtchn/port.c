@@ -79,13 +79,10 @@ int evtchn_get_free_port(struct domain *d)
 {
 	uint32_t port;
 
+	/* Below CONFIG_EVTCHN_MAX_PORTS allocation fails only with -EBUSY. */
 	for (port = 1U; port < CONFIG_EVTCHN_MAX_PORTS; port++) {
-		int rc = evtchn_allocate_port(d, port);
-		if (rc == 0) {
+		if (evtchn_allocate_port(d, port) == 0) {
 			return (int)port;
-		}
-		if (rc != -XEN_EBUSY) {
-			return rc;
 		}
 	}
 	return -XEN_ENOSPC;

@@ -39,13 +39,7 @@ void evtchn_port_unmask(struct domain *d, struct evtchn *chn)
 
 bool evtchn_port_is_pending(struct domain *d, uint32_t port)
 {
-	struct evtchn *chn;
-
-	if (!evtchn_port_valid(d, port)) {
-		return false;
-	}
-	chn = evtchn_from_port(d, port);
-	return evtchn_usable(chn) && evtchn_ops(d)->is_pending(d, chn);
+	return evtchn_ops(d)->is_pending(d, evtchn_from_port(d, port));
 }
 
 struct vcpu_info *evtchn_vcpu_info(struct vcpu *v)

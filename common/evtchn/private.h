@@ -39,7 +39,6 @@ struct evtchn_port_ops {
 	void (*clear_pending)(struct domain *d, struct evtchn *chn);
 	void (*unmask)(struct domain *d, struct evtchn *chn);
 	bool (*is_pending)(const struct domain *d, const struct evtchn *chn);
-	bool (*is_masked)(const struct domain *d, const struct evtchn *chn);
 	/* Still linked in a FIFO queue after close: not reusable yet. */
 	bool (*is_busy)(const struct domain *d, const struct evtchn *chn);
 	int (*set_priority)(struct domain *d, struct evtchn *chn, unsigned int prio);

@@ -39,8 +39,10 @@ static int16_t copy_claim(struct vcpu *v, const struct gnttab_copy_ptr *p, bool 
 		if (p2m_lookup(&s->d->p2m, p->u.gmfn, &s->mfn, &t) != 0) {
 			return GNTST_bad_page;
 		}
-		return ((t == p2m_ram_rw) || (s->readonly && (t == p2m_ram_ro))) ? GNTST_okay
-										 : GNTST_bad_page;
+		if ((t == p2m_ram_rw) || (s->readonly && (t == p2m_ram_ro))) {
+			return GNTST_okay;
+		}
+		return GNTST_bad_page;
 	}
 	gnttab_read_lock(gt);
 	if (p->u.ref >= gnttab_nr_entries(gt)) {

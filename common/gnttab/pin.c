@@ -33,8 +33,10 @@ static int16_t gnttab_set_flags(struct grant_table *gt, grant_ref_t ref, domid_t
 			return GNTST_okay;
 		}
 	}
+	/* GCOVR_EXCL_START COV-002 */
 	return GNTST_general_error;
 }
+	/* GCOVR_EXCL_STOP */
 
 void gnttab_clear_flags(struct grant_table *gt, grant_ref_t ref, uint16_t clear)
 {

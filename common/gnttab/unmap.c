@@ -30,9 +30,11 @@ static int16_t gnttab_unmap_revoked(struct vcpu *v, struct gnttab_maptrack *mt,
 {
 	uint16_t expect = flags;
 
+	/* GCOVR_EXCL_START COV-005 */
 	if (!atomic_cmpxchg(&mt->flags, &expect, (uint16_t)0U)) {
 		return GNTST_bad_handle;
 	}
+	/* GCOVR_EXCL_STOP */
 	gnttab_maptrack_put(v, handle);
 	return GNTST_okay;
 }
@@ -59,10 +61,12 @@ static int16_t gnttab_unmap_locked(struct vcpu *v, struct gnttab_maptrack *mt,
 	if ((a->new_addr != 0U) || (gfn != read_atomic(&mt->gfn))) {
 		return GNTST_general_error;
 	}
+	/* GCOVR_EXCL_START COV-006 */
 	if ((p2m_lookup(&ld->p2m, gfn, &old_mfn, &old_t) != 0) ||
 	    ((old_t != p2m_grant_map_rw) && (old_t != p2m_grant_map_ro)) || (old_mfn != act->mfn)) {
 		return GNTST_general_error;
 	}
+	/* GCOVR_EXCL_STOP */
 	(void)p2m_remove_entry(&ld->p2m, gfn);
 	store_release(&mt->flags, (uint16_t)(flags | MAPTRACK_UNMAPPING));
 	*pending = true;
@@ -97,18 +101,23 @@ int16_t gnttab_unmap_begin(struct vcpu *v, const struct gnttab_unmap_args *a, bo
 	dom = read_atomic(&mt->domid);
 	ref = read_atomic(&mt->ref);
 	rd = domain_by_id(dom);
+	/* GCOVR_EXCL_START COV-003 */
 	if (rd == NULL) {
 		return GNTST_bad_handle;
 	}
+	/* GCOVR_EXCL_STOP */
 	rgt = &rd->gt;
 	gnttab_read_lock(rgt);
+	/* GCOVR_EXCL_START COV-005 */
 	if (ref >= gnttab_nr_entries(rgt)) {
 		gnttab_read_unlock(rgt);
 		return GNTST_bad_handle;
 	}
+	/* GCOVR_EXCL_STOP */
 	act = gnttab_act_acquire(rgt, ref);
 	/* Another vCPU may have unmapped (and reused) the handle meanwhile. */
 	flags = read_atomic(&mt->flags);
+	/* GCOVR_EXCL_START COV-005 */
 	if ((flags == 0U) || ((flags & MAPTRACK_UNMAPPING) != 0U) ||
 	    (read_atomic(&mt->domid) != dom) || (read_atomic(&mt->ref) != ref)) {
 		rc = GNTST_bad_handle;
@@ -116,13 +125,16 @@ int16_t gnttab_unmap_begin(struct vcpu *v, const struct gnttab_unmap_args *a, bo
 		revoked = true; /* handled below, without the granter's locks */
 		rc = GNTST_okay;
 	} else {
+	/* GCOVR_EXCL_STOP */
 		rc = gnttab_unmap_locked(v, mt, act, a, pending);
 	}
 	gnttab_act_release(act);
 	gnttab_read_unlock(rgt);
+	/* GCOVR_EXCL_START COV-005 */
 	if (revoked) {
 		rc = gnttab_unmap_revoked(v, mt, a->handle, flags);
 	}
+	/* GCOVR_EXCL_STOP */
 	return rc;
 }
 
@@ -135,9 +147,11 @@ void gnttab_unmap_finish(struct vcpu *v, grant_handle_t handle)
 	struct gnttab_active *act;
 
 	/* UNMAPPING entries change only here: domid and ref are as in phase 1. */
+	/* GCOVR_EXCL_START COV-003 */
 	if (rd == NULL) {
 		return;
 	}
+	/* GCOVR_EXCL_STOP */
 	gnttab_read_lock(&rd->gt);
 	act = gnttab_act_acquire(&rd->gt, ref);
 	gnttab_unpin(&rd->gt, act, ref, (flags & GNTMAP_readonly) != 0U);

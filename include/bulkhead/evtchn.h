@@ -25,7 +25,7 @@ enum evtchn_state {
 	ECS_RESERVED,      /* port 0 */
 	ECS_UNBOUND,       /* waiting for u.unbound_remote to bind */
 	ECS_INTERDOMAIN,
-	ECS_PIRQ,          /* never on Arm; kept for the status encoding */
+	ECS_PIRQ,          /* never on Arm (bind_pirq is refused); keeps Xen's numbering */
 	ECS_VIRQ,
 	ECS_IPI,
 };
@@ -138,7 +138,7 @@ void evtchn_unmap_guest_page(void *va);
 #define EVTCHN_SHARED_PAGES_MAX ((U(2) * (unsigned int)CONFIG_MAX_VCPUS) + EVTCHN_FIFO_MAX_PAGES)
 unsigned int evtchn_shared_pages(const struct domain *d, const void **pages, unsigned int max);
 
-/* Is port of d pending (a test and poll helper; false if not usable). */
+/* Is port of d pending? The caller (poll) has checked it is valid and usable. */
 bool evtchn_port_is_pending(struct domain *d, uint32_t port);
 
 #endif

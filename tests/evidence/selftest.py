@@ -9,6 +9,7 @@ import tempfile
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 sys.path.insert(0, os.path.join(ROOT, "tools", "evidence"))
 
+import coverage  # noqa: E402
 import loops  # noqa: E402
 import misra  # noqa: E402
 import report  # noqa: E402
@@ -122,6 +123,24 @@ def test_loops(tmp):
     return verdict("loops", ok, errs + " " + str(figs) + " " + str(notes))
 
 
+# VERIFIES: REQ-EVD-006
+def test_coverage_exclusions(tmp):
+    write(tmp, "docs/safety/coverage-exclusions.md",
+          "| ID | Kind | Where | Justification |\n|----|------|-------|---------------|\n"
+          "| COV-001 | race | `common/a.c` | Because. |\n"
+          "| COV-002 | race | nowhere | Stale. |\n")
+    write(tmp, "common/a.c", "int f(int x)\n{\n\t/* GCOVR_EXCL_START COV-001 */\n"
+          "\tif (x) {\n\t\treturn 1;\n\t}\n\t/* GCOVR_EXCL_STOP */\n"
+          "\treturn 0; /* GCOVR_EXCL_LINE COV-007 */\n}\n")
+    write(tmp, "common/b/c.c", "/* GCOVR_EXCL_BR_START COV-001 */\nint y;\n")
+    rows = coverage.read_register(tmp)
+    problems = "\n".join(coverage.scan_markers(tmp, rows))
+    ok = (rows["COV-001"]["lines"] == 3 and "common/a.c:8: exclusion marker names no row" in
+          problems and "common/b/c.c:1: GCOVR_EXCL_START without a STOP" in problems
+          and "COV-002 in" in problems and problems.count("\n") == 2)
+    return verdict("coverage-exclusions", ok, problems + " " + str(rows))
+
+
 # VERIFIES: REQ-EVD-004
 def test_report(tmp):
     a = Section("one", "First <item>", enforced=True)
@@ -141,7 +160,8 @@ def test_report(tmp):
 
 def main():
     ok = True
-    for t in (test_requirements, test_stack, test_misra, test_loops, test_report):
+    for t in (test_requirements, test_stack, test_misra, test_loops, test_coverage_exclusions,
+              test_report):
         with tempfile.TemporaryDirectory() as tmp:
             ok = t(tmp) and ok
     return 0 if ok else 1

@@ -30,7 +30,7 @@ SECTIONS = [
     ("requirements", reqs.run, True),
     ("stack", stack.run, True),
     ("loops", loops.run, True),
-    ("coverage", coverage.run, False),
+    ("coverage", coverage.run, True),
     ("spin", spin.run, False),
     ("tests", results.run, False),
 ]
