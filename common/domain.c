@@ -18,6 +18,12 @@ static struct shared_info_page {
 } shared_info_pages[CONFIG_MAX_DOMAINS] __page_aligned;
 BUILD_ASSERT(sizeof(struct shared_info_page) == PAGE_SIZE);
 
+/* The whole page the partition sees, not only struct shared_info. */
+void domain_clear_shared_info(const struct domain *d)
+{
+	(void)memset(&shared_info_pages[d->domain_id - 1U], 0, PAGE_SIZE);
+}
+
 struct domain *domain_by_id(domid_t id)
 {
 	struct domain *d;
@@ -97,7 +103,7 @@ int domain_create(domid_t id, const struct domain_config *cfg)
 	d->shared_info = &shared_info_pages[id - 1U].s;
 	d->shared_info_gfn = INVALID_GFN;
 	spin_lock_init(&d->lock, LOCK_CLASS_DOMAIN);
-	(void)memset(&shared_info_pages[id - 1U], 0, PAGE_SIZE);
+	domain_clear_shared_info(d);
 
 	if (cfg->mem_maddr != 0U) {
 		d->ram_maddr = cfg->mem_maddr;
@@ -106,6 +112,8 @@ int domain_create(domid_t id, const struct domain_config *cfg)
 		rc = mm_boot_alloc(cfg->mem_bytes, UL(2) << 20, &d->ram_maddr);
 	}
 	if (rc == 0) {
+		/* New owner: nothing of what the RAM held before may reach it. */
+		domain_scrub(d);
 		rc = domain_build_memory(d);
 	}
 	domain_vcpus_init(d);

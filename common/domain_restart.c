@@ -10,7 +10,7 @@
 #include <bulkhead/mm.h>
 #include <bulkhead/lib.h>
 
-static void domain_scrub(struct domain *d)
+void domain_scrub(struct domain *d)
 {
 	uint64_t off;
 
@@ -29,7 +29,8 @@ void domain_restart(struct domain *d)
 	gnttab_domain_reset(d);
 	spin_lock(&d->lock);
 	d->shared_info_gfn = INVALID_GFN;
-	(void)memset(d->shared_info, 0, sizeof(*d->shared_info));
+	/* The old incarnation wrote the whole page (the part past the struct too). */
+	domain_clear_shared_info(d);
 	p2m_reset(&d->p2m);
 	rc = p2m_map_range(&d->p2m, gaddr_to_gfn(d->ram_gpa), maddr_to_mfn(d->ram_maddr),
 			   d->ram_bytes >> PAGE_SHIFT, p2m_ram_rw);

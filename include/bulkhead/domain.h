@@ -78,6 +78,14 @@ void domain_crash(struct domain *d, const char *why);
  * every mapping others hold of its pages, scrub its RAM, reload its image.
  */
 void domain_restart(struct domain *d);
+/*
+ * Zero all of d's RAM through the temporary slots: whenever the RAM changes
+ * owner (creation: from whatever held it before, firmware or an earlier
+ * boot; restart: from the old incarnation), before anything is loaded.
+ */
+void domain_scrub(struct domain *d);
+/* Zero d's shared_info page (a hypervisor page the partition maps). */
+void domain_clear_shared_info(const struct domain *d);
 /* Copy the kernel (and ramdisk) into d's RAM and write its device tree. */
 int domain_load(struct domain *d);
 /* Start every created partition. */

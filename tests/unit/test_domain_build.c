@@ -260,6 +260,50 @@ static void test_reload_and_misaligned_copy(void **state)
 	assert_int_equal(fdt_header_size(harness_gpa(d, d->dtb_gpa)) > 0U, 1);
 }
 
+static bool all_zero(const uint8_t *p, uint64_t len)
+{
+	for (uint64_t i = 0U; i < len; i++) {
+		if (p[i] != 0U) {
+			return false;
+		}
+	}
+	return true;
+}
+
+VERIFIES(REQ-XPFO-003)
+static void test_scrub_when_ram_changes_owner(void **state)
+{
+	struct domain *d;
+	uint8_t *far;
+
+	(void)state;
+	reset_machine();
+	/* What the RAM held before (firmware, an earlier boot): not for the new owner. */
+	memset(ram, 0xa5, MIB(64));
+	fill_pattern(MIB(300), 0x3000U, 5U);
+	make_image(MIB(300), 0x80000U, 0x3000U);
+	d = make_domain(MIB(16), 1U, MIB(300), 0x3000U);
+	assert_true(d->ram_maddr < ma(MIB(64)));
+	assert_true(all_zero((const uint8_t *)(uintptr_t)d->ram_maddr, d->ram_bytes));
+	assert_int_equal(domain_load(d), 0);
+	assert_memory_equal(harness_gpa(d, d->kernel_entry), &ram[MIB(300)], 0x1000U);
+
+	/* The running partition writes outside its image; shared pages get contents. */
+	far = harness_gpa(d, GUEST_RAM0_BASE + MIB(8));
+	memset(far, 0x5a, 4096U);
+	memset(d->shared_info, 0x33, 4096U);
+	memset(harness_gnt_entry(d, 0), 0x44, 4096U);
+	d->state = DOMAIN_RUNNING;
+	domain_restart(d);
+	assert_int_equal(d->restarts, 1);
+	/* The new incarnation: its image back, everything else of the old one gone. */
+	assert_memory_equal(harness_gpa(d, d->kernel_entry), &ram[MIB(300)], 0x1000U);
+	assert_true(all_zero(harness_gpa(d, GUEST_RAM0_BASE + MIB(8)), 4096U));
+	assert_true(all_zero(harness_gpa(d, GUEST_RAM0_BASE), 0x80000U));
+	assert_true(all_zero((const uint8_t *)d->shared_info, 4096U));
+	assert_true(all_zero((const uint8_t *)harness_gnt_entry(d, 0), 4096U));
+}
+
 VERIFIES(REQ-BOOT-033)
 static void test_dtb_placement_rules(void **state)
 {
@@ -635,6 +679,7 @@ int main(void)
 		cmocka_unit_test(test_guest_dt_layout_gicv3),
 		cmocka_unit_test(test_guest_dt_gicv2_plain),
 		cmocka_unit_test(test_guest_dt_too_small_buffer),
+		cmocka_unit_test(test_scrub_when_ram_changes_owner),
 		cmocka_unit_test(test_boot_setup_xen_anchor),
 		cmocka_unit_test(test_boot_setup_errors),
 	};
