@@ -215,14 +215,21 @@ struct cpu_regs *guest_resume(void)
 	if (v == NULL) {
 		return NULL;
 	}
-	if (vcpu_runnable(v) && v->blocked) {
+	if (v->blocked && vcpu_runnable(v)) {
 		vcpu_idle_wait(v);
 	}
 	if (!vcpu_runnable(v)) {
 		vcpu_park(pc, v);
 		return NULL;
 	}
-	vcpu_load(pc, v);
+	/*
+	 * Back from a trap into the vCPU that trapped: its EL2 controls and EL1
+	 * registers are still the CPU's unless it was reset or its partition
+	 * re-initialised (both set sys_dirty) or parked (sys_loaded cleared).
+	 */
+	if ((pc->sys_loaded != v) || v->arch.sys_dirty) {
+		vcpu_load(pc, v);
+	}
 	vgic_flush_lrs(v);
 	return &v->arch.regs;
 }
@@ -274,6 +281,8 @@ int arch_domain_init(struct domain *d)
 	d->arch.cntvoff = sysreg_read(cntpct_el0);
 	for (i = 0U; i < d->nr_vcpus; i++) {
 		d->vcpu[i].arch.vmpidr = vcpu_vmpidr(i);
+		/* New CNTVOFF and stage-2 root: the next entry loads them. */
+		d->vcpu[i].arch.sys_dirty = true;
 	}
 	rc = vgic_domain_init(d);
 	if ((rc == 0) && d->cfg.vpl011) {

@@ -11,6 +11,7 @@
  */
 #include <asm/vgic.h>
 #include <asm/gic.h>
+#include <asm/percpu.h>
 #include <bulkhead/domain.h>
 #include <bulkhead/board.h>
 #include <bulkhead/mmio.h>
@@ -27,6 +28,7 @@ struct vgic_cpu {
 	bool lrs_stale;                /* reset: the owning pCPU must clear its LRs */
 	bool vtimer_active;            /* physical PPI 27 active, the guest owns it */
 	bool vtimer_hw;                /* the pending PPI 27 is the physical one */
+	bool underflow;                /* the last flush asked for the underflow interrupt */
 } __cacheline_aligned;
 
 static struct vgic_dist vgic_dists[CONFIG_MAX_DOMAINS];
@@ -206,12 +208,34 @@ static bool vgic_lr_preempt(struct vgic_cpu *c, const struct vgic_dist *dist, un
 	return true;
 }
 
-void vgic_flush_lrs(struct vcpu *v)
+/*
+ * Nothing for a flush to do: this CPU's LRs are v's and current, nothing is
+ * pending and the underflow interrupt is off. Most exits (hypercalls) find
+ * it so and leave without the lock. Read unlocked, by the owning pCPU with
+ * IRQs masked: only the owner changes the LRs and the underflow flag, and
+ * another CPU that adds a pending interrupt after this check also sends the
+ * kick SGI, which takes the guest straight back out to a full flush.
+ */
+static bool vgic_flush_idle(const struct vgic_cpu *c, const struct vcpu *v, unsigned int cpu)
 {
-	struct vgic_cpu *c;
-	struct vgic_dist *dist;
+	uint32_t any = 0U;
+	unsigned int w;
+
+	if ((vgic_loaded[cpu] != v) || read_atomic(&c->lrs_stale) || c->underflow) {
+		return false;
+	}
+	for (w = 0U; w < VGIC_NR_WORDS; w++) {
+		any |= read_atomic(&c->pending.w[w]);
+	}
+	return any == 0U;
+}
+
+/* The flush proper, out of line so the idle case does not pay for its frame. */
+static __noinline void vgic_flush_locked(struct vcpu *v, struct vgic_cpu *c,
+					   unsigned int cpu)
+{
+	struct vgic_dist *dist = vgic_dist_of(v->domain);
 	struct vgic_irqset en;
-	unsigned int cpu = arch_cpu_id();
 	unsigned int nr = gic_hw_nr_lrs();
 	unsigned int n;
 	unsigned int w;
@@ -219,11 +243,6 @@ void vgic_flush_lrs(struct vcpu *v)
 	bool drained = false;
 	irqflags_t f;
 
-	if (!vgic_vcpu_ok(v) || cpu >= CONFIG_NR_CPUS) {
-		return;
-	}
-	c = vgic_cpu_of(v);
-	dist = vgic_dist_of(v->domain);
 	f = vgic_lock(c);
 	if (vgic_loaded[cpu] != v || c->lrs_stale) {
 		vgic_clear_lrs(c);
@@ -263,19 +282,37 @@ void vgic_flush_lrs(struct vcpu *v)
 	}
 	/* LRs full: come back when they drain, not at the next unrelated exit. */
 	gic_hw_underflow(more);
+	c->underflow = more;
 	vgic_unlock(c, f);
+}
+
+void vgic_flush_lrs(struct vcpu *v)
+{
+	unsigned int cpu = this_pcpu()->id;
+	struct vgic_cpu *c = (v != NULL) ? v->arch.vgic : NULL;
+
+	/* v->arch.vgic is set only for a vCPU vgic_domain_init validated. */
+	if ((c == NULL) || (cpu >= CONFIG_NR_CPUS)) {
+		return;
+	}
+	if (!vgic_flush_idle(c, v, cpu)) {
+		vgic_flush_locked(v, c, cpu);
+	}
 }
 
 void vgic_sync_lrs(struct vcpu *v)
 {
-	struct vgic_cpu *c;
+	struct vgic_cpu *c = (v != NULL) ? v->arch.vgic : NULL;
 	uint32_t done;
 	irqflags_t f;
 
-	if (!vgic_vcpu_ok(v)) {
+	if (c == NULL) {
 		return;
 	}
-	c = vgic_cpu_of(v);
+	if (c->lrs.used == 0U) {
+		/* No LR in use: nothing to retire. Only this pCPU claims LRs. */
+		return;
+	}
 	f = vgic_lock(c);
 	if (!c->lrs_stale) {
 		uint32_t hw = c->lrs.hw;
@@ -563,6 +600,9 @@ int vgic_domain_init(struct domain *d)
 		c->lrs_stale = true;
 		c->vtimer_hw = false;
 		vgic_unlock(c, f);
+		if (i < d->nr_vcpus) {
+			d->vcpu[i].arch.vgic = c;
+		}
 	}
 #ifdef CONFIG_GICV3
 	vgic_dist_reset(vgic_dist_of(d), 3U, d->nr_vcpus);

@@ -8,6 +8,7 @@
 # IMAGE (default build/bulkhead.bin) is an arm64 Image that QEMU enters at
 # EL2 (-kernel, virtualization=on). The system DTB is composed by mkdtb.sh
 # next to the log. Every run is bounded by `timeout` (default 60 s).
+# QEMU_EXTRA (environment): more QEMU options, split on blanks.
 # Exit status: QEMU's (the hypervisor ends it through semihosting SYS_EXIT:
 # 0 when every partition shut down cleanly), 124 on timeout; with -u, 0 as
 # soon as REGEX has appeared COUNT (default 1) times on the console and
@@ -39,6 +40,11 @@ cmd=(qemu-system-aarch64 -machine "virt,virtualization=on,gic-version=$GIC" -cpu
      -semihosting-config enable=on,target=native
      -kernel "$KERNEL" -dtb "$dtb" "${loaders[@]}")
 [ -n "$ICOUNT" ] && cmd+=(-icount "$ICOUNT")
+# Extra QEMU options, e.g. the -d/-D tracing of tools/bench/paths-profile.sh.
+if [ -n "${QEMU_EXTRA:-}" ]; then
+	read -ra extra <<< "$QEMU_EXTRA"
+	cmd+=("${extra[@]}")
+fi
 printf '%q ' timeout "$TMO" "${cmd[@]}" > "${LOG%.log}.cmd"
 echo >> "${LOG%.log}.cmd"
 

@@ -18,12 +18,15 @@ struct el1_sysregs {
 	uint64_t elr, spsr, cntkctl, cntv_ctl, cntv_cval, mdscr;
 };
 
+struct vgic_cpu;
+
 struct arch_vcpu {
 	struct cpu_regs regs;     /* first: SP_EL2 points past it in guest mode */
 	struct el1_sysregs sys;
 	uint64_t vmpidr;
 	uint32_t reset_gen;       /* bumped by arch_vcpu_reset: a trap's result is void */
-	bool sys_dirty;           /* reset: load sys on the next entry */
+	bool sys_dirty;           /* reset, re-init: full vcpu_load on the next entry */
+	struct vgic_cpu *vgic;    /* its vGIC state, set by vgic_domain_init (exit paths) */
 } __attribute__((aligned(16)));
 
 struct arch_domain {

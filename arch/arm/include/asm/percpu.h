@@ -12,7 +12,7 @@ struct vcpu;
 struct pcpu {
 	struct vcpu *cur_vcpu;    /* PCPU_CURRENT: vCPU in guest mode or in a trap */
 	uint64_t stack_top;       /* PCPU_STACK_TOP: the vectors switch to it */
-	struct vcpu *sys_loaded;  /* whose EL1 system registers the CPU holds */
+	struct vcpu *sys_loaded;  /* whose EL1 registers and EL2 guest controls the CPU holds */
 	uint32_t id;
 	uint32_t map_used;        /* busy temporary mapping slots (XPFO) */
 	bool online;
