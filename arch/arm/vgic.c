@@ -231,8 +231,8 @@ static bool vgic_flush_idle(const struct vgic_cpu *c, const struct vcpu *v, unsi
 }
 
 /* The flush proper, out of line so the idle case does not pay for its frame. */
-static __noinline void vgic_flush_locked(struct vcpu *v, struct vgic_cpu *c,
-					   unsigned int cpu)
+static __attribute__((noinline)) void vgic_flush_locked(struct vcpu *v, struct vgic_cpu *c,
+							unsigned int cpu)
 {
 	struct vgic_dist *dist = vgic_dist_of(v->domain);
 	struct vgic_irqset en;

@@ -41,8 +41,6 @@ typedef uint64_t gfn_t;
 #define __page_aligned      __attribute__((aligned(4096)))
 #define __unused            __attribute__((unused))
 #define __noreturn          __attribute__((noreturn))
-/* A rare slow path kept out of its caller, so the common case has a small frame. */
-#define __noinline          __attribute__((noinline))
 
 #define likely(x)   __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
