@@ -4,7 +4,11 @@
  * that takes a guest pointer gets, in turn, addresses this partition does not
  * own (past its RAM, beyond its stage 1, the unpopulated grant window, the
  * GIC distributor and redistributor, and the machine address of the victim's
- * RAM used as an IPA); each must return -EFAULT. Phase 2: for a bounded
+ * RAM used as an IPA); each must return -EFAULT. Then the same addresses go
+ * inside arguments that are its own: as frame numbers (vcpu_info, FIFO pages,
+ * GNTTABOP_copy, cache_flush) and as nested handles (setup_table's frame
+ * list, SCHEDOP_poll's ports), each answered as Xen answers a page that is
+ * not the caller's. Phase 2: for a bounded
  * number of calls and time, random and malformed hypercalls from a seeded
  * PRNG (every hypercall number up to 64 and every sub-op number plus a few
  * beyond, other partitions' ids, invalid ports and refs, huge counts), and a
@@ -19,6 +23,7 @@
 #include <public/grant_table.h>
 #include <public/vcpu.h>
 #include <public/hvm/params.h>
+#include <public/sched.h>
 
 #define XEN_ERRNO_MAX 134	/* largest errno value in Xen's public errno.h list */
 #define SCRATCH_SIZE 0x10000ULL	/* last 64 KiB of RAM: huge counts run off the end */
@@ -151,8 +156,8 @@ static unsigned int foreign_pointers(void)
 			}
 		}
 	}
-	/* Every event_channel_op sub-op copies its argument in. */
-	for (ev = EVTCHNOP_bind_interdomain; ev <= EVTCHNOP_set_priority; ev++) {
+	/* Every event_channel_op sub-op copies its argument in (reset_cont too). */
+	for (ev = EVTCHNOP_bind_interdomain; ev <= EVTCHNOP_reset_cont; ev++) {
 		for (j = 0; j < nr_bad; j++) {
 			r = HYPERVISOR_event_channel_op(ev, (void *)bad_ptrs[j]);
 			n++;
@@ -165,6 +170,97 @@ static unsigned int foreign_pointers(void)
 	}
 	printf("%s: foreign pointers: %u calls, %u not -EFAULT\n", rt_tag(), n, bad);
 	return bad;
+}
+
+static uint8_t own_page[4096] __attribute__((aligned(4096)));
+static uint8_t cb_page[4096] __attribute__((aligned(4096)));
+
+struct nested_tally {
+	unsigned int calls;
+	unsigned int bad;
+};
+
+static void nested_expect(struct nested_tally *t, const char *what, uint64_t addr, long got,
+			  long want)
+{
+	t->calls++;
+	if (got != want) {
+		printf("%s: FAIL %s with 0x%lx inside returned %ld, not %ld\n", rt_tag(), what,
+		       addr, got, want);
+		t->bad++;
+	}
+}
+
+/*
+ * Phase 1b: the argument is ours but what it points to is not: a frame
+ * number (vcpu_info, FIFO control block and event array, GNTTABOP_copy and
+ * cache_flush) or a guest handle (setup_table's frame list, SCHEDOP_poll's
+ * port list) naming every address we do not own. Each gets Xen's answer
+ * for a page that is not the caller's, and none is registered or mapped.
+ */
+static unsigned int foreign_frames(uint64_t victim)
+{
+	struct nested_tally t = { 0, 0 };
+	struct evtchn_init_control own_ic = {
+		.control_gfn = (uint64_t)(uintptr_t)cb_page >> 12, .offset = 0, .vcpu = 0 };
+	unsigned int j;
+	long r;
+
+	for (j = 0; j < nr_bad; j++) {
+		uint64_t a = bad_ptrs[j];
+		struct vcpu_register_vcpu_info vi = { .mfn = a >> 12, .offset = 0, .rsvd = 0 };
+		struct evtchn_init_control ic = { .control_gfn = a >> 12, .offset = 0, .vcpu = 0 };
+		struct gnttab_setup_table st = {
+			.dom = DOMID_SELF, .nr_frames = 1, .status = 0, .frame_list = a };
+		struct sched_poll sp = { .ports = a, .nr_ports = 1, .timeout = 0 };
+		struct gnttab_copy cp;
+		struct gnttab_cache_flush cf = {
+			.a.dev_bus_addr = a, .offset = 0, .length = 64, .op = GNTTAB_CACHE_CLEAN };
+
+		nested_expect(&t, "register_vcpu_info", a,
+			      HYPERVISOR_vcpu_op(VCPUOP_register_vcpu_info, 0, &vi), -XEN_EINVAL);
+		nested_expect(&t, "init_control", a,
+			      HYPERVISOR_event_channel_op(EVTCHNOP_init_control, &ic), -XEN_EINVAL);
+		r = HYPERVISOR_grant_table_op(GNTTABOP_setup_table, &st, 1);
+		nested_expect(&t, "setup_table frame_list", a, (r == 0) ? st.status : r,
+			      GNTST_bad_virt_addr);
+		nested_expect(&t, "sched_op poll ports", a, HYPERVISOR_sched_op(SCHEDOP_poll, &sp),
+			      -XEN_EFAULT);
+		/*
+		 * cache_flush takes a machine address: only the victim's is known to
+		 * be another partition's (ram_end may well be our own machine RAM).
+		 */
+		if (a == victim) {
+			nested_expect(&t, "cache_flush", a,
+				      HYPERVISOR_grant_table_op(GNTTABOP_cache_flush, &cf, 1),
+				      -XEN_EINVAL);
+		}
+		/* Copy from, then to, the foreign frame as if it were one of ours. */
+		for (unsigned int dir = 0; dir < 2U; dir++) {
+			struct gnttab_copy_ptr *theirs = dir ? &cp.dest : &cp.source;
+			struct gnttab_copy_ptr *ours = dir ? &cp.source : &cp.dest;
+			memset(&cp, 0, sizeof(cp));
+			theirs->u.gmfn = a >> 12;
+			theirs->domid = DOMID_SELF;
+			ours->u.gmfn = (uint64_t)(uintptr_t)own_page >> 12;
+			ours->domid = DOMID_SELF;
+			cp.len = 8;
+			r = HYPERVISOR_grant_table_op(GNTTABOP_copy, &cp, 1);
+			nested_expect(&t, dir ? "copy to" : "copy from", a, (r == 0) ? cp.status : r,
+				      GNTST_bad_page);
+		}
+	}
+	/* The event array needs the FIFO ABI: switch with a page of our own first. */
+	r = HYPERVISOR_event_channel_op(EVTCHNOP_init_control, &own_ic);
+	nested_expect(&t, "init_control (own page)", (uint64_t)(uintptr_t)cb_page, r, 0);
+	for (j = 0; (r == 0) && (j < nr_bad); j++) {
+		struct evtchn_expand_array ea = { .array_gfn = bad_ptrs[j] >> 12 };
+		nested_expect(&t, "expand_array", bad_ptrs[j],
+			      HYPERVISOR_event_channel_op(EVTCHNOP_expand_array, &ea), -XEN_EINVAL);
+	}
+	printf("%s: foreign frames and handles: %u calls, %u not as Xen answers\n", rt_tag(),
+	       t.calls, t.bad);
+	return t.bad;
 }
 
 /* Sub-op ranges per hypercall; a few numbers past the last are tried too. */
@@ -258,6 +354,7 @@ int test_main(void)
 		printf("%s: evtchn setup failed (ignored)\n", rt_tag());
 	}
 	fails = foreign_pointers();
+	fails += foreign_frames(victim);
 	t0 = cntvct();
 	for (i = 0; i < iters && (cntvct() - t0) < limit; i++) {
 		if (!random_call(&errs)) {
