@@ -46,6 +46,7 @@ __noreturn void start_hypervisor(const void *dtb)
 		panic("bulkhead: configuration error (above); not starting any partition\n");
 	}
 	arch_smp_boot();
+	xpfo_selftest();
 	xpfo_check("boot", 0U);
 	domain_start_all();
 	arch_cpu_loop();

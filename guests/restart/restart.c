@@ -11,7 +11,8 @@
  * counts them); it also marks a page outside its image, which the new
  * incarnation must find zero (the scrub, not the image load, cleared it).
  * Last, the new incarnation resets its channels (EVTCHNOP_reset releases
- * the FIFO pages) and powers off.
+ * the FIFO pages), registers a control block and event array on other pages
+ * and powers off.
  * role=peer: maps the owner's grant, then watches EVTCHNOP_status until the
  * owner's crash disconnects the channel; its unmap of the old mapping must return
  * a defined status, and reading the old mapping address must fault (last).
@@ -31,6 +32,8 @@ static uint8_t page[4096] __attribute__((aligned(4096)));
 static uint8_t phase_page[4096] __attribute__((aligned(4096)));
 static uint32_t canary = 0x0DDBA11U;	/* .data: reloaded from the image on restart */
 static uint8_t vcpu_info_page[4096] __attribute__((aligned(4096)));
+static uint8_t cb_again[4096] __attribute__((aligned(4096)));
+static uint8_t array_again[4096] __attribute__((aligned(4096)));
 
 /* Half-way up RAM: past the image and its .bss, below the device tree Xen places at the top. */
 static volatile uint32_t *far_word(void)
@@ -76,8 +79,17 @@ static int owner(domid_t peer, evtchn_port_t port, grant_ref_t ref)
 		       "far page %s\n", rt_tag(), port, evt_status(port), canary,
 		       (*(volatile uint32_t *)page == 0U) ? "clean" : "STALE FAIL",
 		       (*far_word() == 0U) ? "clean" : "STALE FAIL");
+		struct evtchn_init_control ic = {
+			.control_gfn = (uint64_t)(uintptr_t)cb_again >> 12, .offset = 0, .vcpu = 0 };
+		struct evtchn_expand_array ea = {
+			.array_gfn = (uint64_t)(uintptr_t)array_again >> 12 };
+		long a;
 		printf("%s: evtchn reset: %ld\n", rt_tag(),
 		       HYPERVISOR_event_channel_op(EVTCHNOP_reset, &rs));
+		/* Registered again elsewhere: only the new pages may be mapped now. */
+		a = HYPERVISOR_event_channel_op(EVTCHNOP_init_control, &ic);
+		printf("%s: FIFO registered again on other pages: %ld %ld\n", rt_tag(), a,
+		       HYPERVISOR_event_channel_op(EVTCHNOP_expand_array, &ea));
 		return 0;
 	}
 	printf("%s: first incarnation, port %u status %ld\n", rt_tag(), port, evt_status(port));

@@ -72,5 +72,7 @@ enum xpfo_fault xpfo_walk(const struct xpfo_tables *t, unsigned int cpu, struct 
  * otherwise. Call it with no lock held.
  */
 void xpfo_check(const char *when, unsigned int domid);
+/* CONFIG_XPFO_WALK, at boot: plant two leaks in the real tables; panic unless both are caught. */
+void xpfo_selftest(void);
 
 #endif
