@@ -18,7 +18,7 @@
  * it never replaces a grant mapping or a grant-table frame, whose
  * bookkeeping would be left stale (-EBUSY).
  */
-int memory_map_shared_info(struct domain *d, gfn_t gfn)
+static int memory_map_shared_info(struct domain *d, gfn_t gfn)
 {
 	int rc;
 	gfn_t old;

@@ -41,7 +41,7 @@
 
 #define L1_SHIFT U(30)
 #define L2_SHIFT U(21)
-#define IDX(va, s) ((unsigned int)(((va) >> (s)) & U(511)))
+#define IDX(va, s) (((va) >> (s)) & U(511))
 #define SZ_2M (UL(1) << 21)
 
 /* Virtual windows for partition pages, above all identity mappings. */
@@ -54,7 +54,10 @@ BUILD_ASSERT(CONFIG_GLOBAL_MAP_SLOTS <= 512);
 
 #define HYP_PT_PAGES U(40)
 
-extern char _start[], _etext[], _erodata[], _end[];
+extern char _start[];
+extern char _etext[];
+extern char _erodata[];
+extern char _end[];
 
 uint64_t hyp_pt_root[512] __page_aligned;
 static uint64_t hyp_pt_pool[HYP_PT_PAGES][512] __page_aligned;
@@ -97,8 +100,10 @@ static uint64_t *pt_next(uint64_t *slot)
  * left alone, so a later, coarser mapping (RAM) never overrides a finer one
  * (the image). 2 MiB blocks where both ends allow.
  */
-static void pt_map(uint64_t va, paddr_t pa, uint64_t size, uint64_t prot, bool blocks)
+static void pt_map(uint64_t va_start, paddr_t pa_start, uint64_t size, uint64_t prot, bool blocks)
 {
+	uint64_t va = va_start;
+	paddr_t pa = pa_start;
 	uint64_t end = va + size;
 
 	/* LOOP-BOUND: every path adds at least PAGE_SIZE to va, so at most size / PAGE_SIZE rounds
@@ -153,10 +158,8 @@ void mmu_map_device(paddr_t pa, uint64_t size)
 	}
 }
 
-static uint32_t be32(const void *p)
+static uint32_t be32(const uint8_t *b)
 {
-	const uint8_t *b = p;
-
 	return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3];
 }
 
@@ -177,6 +180,7 @@ static void map_board_devices(void)
 void mmu_setup_tables(paddr_t dtb)
 {
 	paddr_t image = (paddr_t)(uintptr_t)_start;
+	const uint8_t *hdr = (const uint8_t *)(uintptr_t)dtb;
 
 	pt_map_identity(image, (uintptr_t)_etext - image, PROT_TEXT, false);
 	pt_map_identity((uintptr_t)_etext, (uintptr_t)_erodata - (uintptr_t)_etext, PROT_RO,
@@ -185,8 +189,8 @@ void mmu_setup_tables(paddr_t dtb)
 			false);
 	map_board_devices();
 	/* The system DTB stays readable (boot parses it), never writable. */
-	if ((dtb != 0U) && ((dtb & 7U) == 0U) && (be32((const void *)(uintptr_t)dtb) == 0xd00dfeedU)) {
-		uint32_t size = be32((const uint8_t *)(uintptr_t)dtb + 4);
+	if ((dtb != 0U) && ((dtb & 7U) == 0U) && (be32(hdr) == 0xd00dfeedU)) {
+		uint32_t size = be32(&hdr[4]);
 		pt_map_identity(dtb, MIN(size, (uint32_t)SZ_2M), PROT_RO, false);
 	}
 #if !CONFIG_XPFO
@@ -437,8 +441,9 @@ void mmu_xpfo_selfcheck(void)
 	probes[n++] = ((uint64_t)(uintptr_t)_start - PAGE_SIZE);
 	probes[n++] = ROUND_UP((uint64_t)(uintptr_t)_end, SZ_2M);
 	for (i = 0U; (i < board.nr_banks) && (i < BOARD_MAX_BANKS); i++) {
-		probes[n++] = board.banks[i].base;
-		probes[n++] = board.banks[i].base + board.banks[i].size - PAGE_SIZE;
+		probes[n] = board.banks[i].base;
+		probes[n + 1U] = board.banks[i].base + board.banks[i].size - PAGE_SIZE;
+		n += 2U;
 	}
 	for (i = 0U; i < n; i++) {
 		if (maddr_in_ram(probes[i]) && el2_va_mapped(probes[i]) &&

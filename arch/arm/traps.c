@@ -20,7 +20,7 @@
 
 /* ACTLR_EL1 (op0 3, op1 0, CRn 1, CRm 0, op2 1), trapped by HCR_EL2.TACR. */
 #define SYSREG_ISS_MASK U(0x3ffc1e)
-#define SYSREG_ACTLR_EL1 ((U(3) << 20) | (U(1) << 17) | (U(0) << 14) | (U(1) << 10) | (U(0) << 1))
+#define SYSREG_ACTLR_EL1 (((uint32_t)3U << 20) | ((uint32_t)1U << 17) | ((uint32_t)1U << 10))
 
 static void vcpu_crash(struct vcpu *v, const char *fmt, uint64_t a, uint64_t b)
 {
@@ -166,7 +166,8 @@ static void handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
 	}
 	if (!write && (rt != 31U)) {
 		if (((iss & DABT_SSE) != 0U) && (size < 8U)) {
-			uint64_t sign = ULL(1) << ((size * 8U) - 1U);
+			unsigned int top = (size * 8U) - 1U;
+			uint64_t sign = ULL(1) << top;
 			val = (val ^ sign) - sign;
 		}
 		if ((iss & DABT_SF) == 0U) {

@@ -11,12 +11,12 @@
 
 static uint64_t *evtchn_2l_pending(const struct domain *d)
 {
-	return (uint64_t *)d->shared_info->evtchn_pending;
+	return d->shared_info->evtchn_pending;
 }
 
 static uint64_t *evtchn_2l_mask(const struct domain *d)
 {
-	return (uint64_t *)d->shared_info->evtchn_mask;
+	return d->shared_info->evtchn_mask;
 }
 
 static void evtchn_2l_set_pending(struct vcpu *v, struct evtchn *chn)

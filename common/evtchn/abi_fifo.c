@@ -23,12 +23,14 @@ static inline bool word_test(const event_word_t *w, unsigned int bit)
 
 static inline bool word_test_and_set(event_word_t *w, unsigned int bit)
 {
-	return (atomic_fetch_or(w, U(1) << bit) & (U(1) << bit)) != 0U;
+	event_word_t m = (event_word_t)1U << bit;
+
+	return (atomic_fetch_or(w, m) & m) != 0U;
 }
 
 static inline void word_clear(event_word_t *w, unsigned int bit)
 {
-	(void)atomic_fetch_and(w, ~(U(1) << bit));
+	(void)atomic_fetch_and(w, ~((event_word_t)1U << bit));
 }
 
 static event_word_t *fifo_word(const struct domain *d, uint32_t port)
@@ -52,10 +54,10 @@ static int fifo_try_set_link(event_word_t *word, event_word_t *w, uint32_t link)
 	event_word_t old = *w;
 	event_word_t new;
 
-	if ((old & (U(1) << EVTCHN_FIFO_LINKED)) == 0U) {
+	if ((old & ((event_word_t)1U << EVTCHN_FIFO_LINKED)) == 0U) {
 		return 0;
 	}
-	new = (old & ~((U(1) << EVTCHN_FIFO_BUSY) | EVTCHN_FIFO_LINK_MASK)) | link;
+	new = (old & ~(((event_word_t)1U << EVTCHN_FIFO_BUSY) | EVTCHN_FIFO_LINK_MASK)) | link;
 	if (atomic_cmpxchg(word, w, new)) {
 		return 1;
 	}

@@ -19,13 +19,13 @@ void *evtchn_map_guest_page(struct domain *d, gfn_t gfn)
 void evtchn_unmap_guest_page(void *va)
 {
 	if (va != NULL) {
-		unmap_domain_page_global((void *)((uintptr_t)va & ~(uintptr_t)(PAGE_SIZE - 1U)));
+		unmap_domain_page_global((void *)((uintptr_t)va & PAGE_MASK));
 	}
 }
 
 static const void *page_of(const void *va)
 {
-	return (const void *)((uintptr_t)va & ~(uintptr_t)(PAGE_SIZE - 1U));
+	return (const void *)((uintptr_t)va & PAGE_MASK);
 }
 
 unsigned int evtchn_shared_pages(const struct domain *d, const void **pages, unsigned int max)

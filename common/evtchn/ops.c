@@ -196,12 +196,16 @@ int evtchn_close_port(struct domain *d1, uint32_t port)
 				spin_lock(&d2->ev.lock);
 				spin_lock(&d1->ev.lock);
 				continue;
+			} else {
+				/* Loopback: d1's lock covers both ends. */
 			}
 		/* GCOVR_EXCL_START COV-008 */
 		} else if (d2 != chn1->remote_dom) {
 			/* Closed and re-bound meanwhile: as if we had seen it closed. */
 			rc = -XEN_EINVAL;
 			break;
+		} else {
+			/* Second round, same peer: both locks are held. */
 		}
 		/* GCOVR_EXCL_STOP */
 		evtchn_close_interdomain(d1, chn1, d2);

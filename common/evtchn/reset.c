@@ -63,7 +63,7 @@ long evtchn_reset_op(struct domain *d, bool resuming)
 		from = d->ev.reset_next;
 	} else {
 		/* Another vCPU's reset is still running. */
-		from = (d->ev.reset_next == 0U) ? 1U : 0U;
+		from = (d->ev.reset_next == 0U) ? (uint32_t)1U : 0U;
 		if (from != 0U) {
 			d->ev.reset_next = from;
 		}
@@ -85,6 +85,8 @@ long evtchn_reset_op(struct domain *d, bool resuming)
 		rc = -XEN_EAGAIN;
 	} else if (evtchn_ops(d) == &evtchn_ops_fifo) {
 		evtchn_fifo_destroy(d);
+	} else {
+		/* 2-level ABI: its bitmaps live in shared_info, nothing to free. */
 	}
 	spin_unlock(&d->ev.lock);
 	return rc;

@@ -105,7 +105,7 @@ void gnttab_copy_one(struct vcpu *v, struct gnttab_copy *op)
 		uint8_t *s = map_domain_page(src.mfn);
 		uint8_t *d = map_domain_page(dst.mfn);
 
-		(void)memmove(d + op->dest.offset, s + op->source.offset, op->len);
+		(void)memmove(&d[op->dest.offset], &s[op->source.offset], op->len);
 		unmap_domain_page(d);
 		unmap_domain_page(s);
 	}

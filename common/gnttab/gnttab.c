@@ -11,7 +11,7 @@
 
 /* cmd bits 12 and up carry a continuation argument (cache_flush only). */
 #define GNTTABOP_CONT_SHIFT U(12)
-#define GNTTABOP_CMD_MASK ((U(1) << GNTTABOP_CONT_SHIFT) - 1U)
+#define GNTTABOP_CMD_MASK (((uint32_t)1U << GNTTABOP_CONT_SHIFT) - 1U)
 
 union gnttab_elem {
 	struct gnttab_map_grant_ref map;
@@ -70,7 +70,7 @@ static long gnttab_array(struct vcpu *v, const struct gnttab_array_op *op, xen_g
 			return -XEN_EFAULT;
 		}
 		op->fn(v, &e);
-		if (copy_to_guest(p + op->out_off, (const uint8_t *)&e + op->out_off,
+		if (copy_to_guest(p + op->out_off, &((const uint8_t *)&e)[op->out_off],
 				  op->out_len) != 0) {
 			return -XEN_EFAULT;
 		}
@@ -129,7 +129,7 @@ static long gnttab_continue(unsigned int cmd, xen_guest_handle_t uop, unsigned i
 	}
 	args[0] = cmd;
 	args[1] = uop + ((uint64_t)rc * size);
-	args[2] = count - (unsigned int)rc;
+	args[2] = (regval_t)count - (regval_t)rc;
 	return hypercall_continue(3U, args);
 }
 
@@ -152,6 +152,8 @@ long do_grant_table_op(unsigned int cmd, xen_guest_handle_t uop, unsigned int co
 {
 	struct vcpu *v = current;
 	uint32_t opaque = cmd & ~GNTTABOP_CMD_MASK;
+	/* The sub-op; the bits above it are cache_flush's continuation state. */
+	unsigned int sub = cmd & GNTTABOP_CMD_MASK;
 	const struct gnttab_array_op *aop = NULL;
 	regval_t args[HYPERCALL_NR_ARGS];
 	long rc;
@@ -159,23 +161,22 @@ long do_grant_table_op(unsigned int cmd, xen_guest_handle_t uop, unsigned int co
 	if ((int)count < 0) {
 		return -XEN_EINVAL;
 	}
-	cmd &= GNTTABOP_CMD_MASK;
-	if ((cmd != GNTTABOP_cache_flush) && (opaque != 0U)) {
+	if ((sub != GNTTABOP_cache_flush) && (opaque != 0U)) {
 		return -XEN_EINVAL;
 	}
 	/* A misaligned array is a bad pointer, never a partial copy. */
-	if ((gnttab_align_of(cmd) != 0U) && ((uop % gnttab_align_of(cmd)) != 0U)) {
+	if ((gnttab_align_of(sub) != 0U) && ((uop % gnttab_align_of(sub)) != 0U)) {
 		return -XEN_EFAULT;
 	}
-	switch (cmd) {
+	switch (sub) {
 	case GNTTABOP_map_grant_ref:
 		aop = &op_map;
 		break;
 	case GNTTABOP_unmap_grant_ref:
 	case GNTTABOP_unmap_and_replace:
 		/* Own loop: one TLB invalidation per chunk (unmap.c). */
-		rc = gnttab_unmap_array(v, cmd == GNTTABOP_unmap_and_replace, uop, count);
-		return gnttab_continue(cmd, uop, count, rc, sizeof(union gnttab_unmap_elem));
+		rc = gnttab_unmap_array(v, sub == GNTTABOP_unmap_and_replace, uop, count);
+		return gnttab_continue(sub, uop, count, rc, sizeof(union gnttab_unmap_elem));
 	case GNTTABOP_copy:
 		aop = &op_copy;
 		break;
@@ -197,9 +198,9 @@ long do_grant_table_op(unsigned int cmd, xen_guest_handle_t uop, unsigned int co
 	case GNTTABOP_cache_flush:
 		rc = gnttab_cache_flush(v, uop, count, &opaque);
 		if ((rc > 0) || ((rc == 0) && (opaque != 0U))) {
-			args[0] = (regval_t)(opaque | cmd);
+			args[0] = (regval_t)opaque | (regval_t)sub;
 			args[1] = uop + ((uint64_t)rc * sizeof(struct gnttab_cache_flush));
-			args[2] = count - (unsigned int)rc;
+			args[2] = (regval_t)count - (regval_t)rc;
 			return hypercall_continue(3U, args);
 		}
 		return rc;
@@ -207,5 +208,5 @@ long do_grant_table_op(unsigned int cmd, xen_guest_handle_t uop, unsigned int co
 		return -XEN_ENOSYS; /* dump_table included, as on Xen */
 	}
 	rc = gnttab_array(v, aop, uop, count);
-	return gnttab_continue(cmd, uop, count, rc, aop->size);
+	return gnttab_continue(sub, uop, count, rc, aop->size);
 }

@@ -244,7 +244,7 @@ int gnttab_cache_flush_one(struct vcpu *v, const struct gnttab_cache_flush *op,
 		}
 	}
 	va = map_domain_page(mfn);
-	arch_dcache_maintain(va + op->offset, op->length, (op->op & GNTTAB_CACHE_CLEAN) != 0U,
+	arch_dcache_maintain(&va[op->offset], op->length, (op->op & GNTTAB_CACHE_CLEAN) != 0U,
 			     (op->op & GNTTAB_CACHE_INVAL) != 0U);
 	unmap_domain_page(va);
 	if (act != NULL) {

@@ -14,8 +14,12 @@ static int16_t gnttab_set_flags(struct grant_table *gt, grant_ref_t ref, domid_t
 {
 	uint32_t *word = gnttab_entry_word(gt, ref);
 	uint32_t cur = read_atomic(word);
-	uint16_t mask = (uint16_t)(GTF_type_mask | (map ? GTF_sub_page : 0U));
+	uint16_t mask = (uint16_t)GTF_type_mask;
 	unsigned int tries;
+
+	if (map) {
+		mask |= (uint16_t)GTF_sub_page;
+	}
 
 	for (tries = 0U; tries < GNTTAB_CMPXCHG_TRIES; tries++) {
 		uint16_t flags = (uint16_t)(cur & U(0xffff));
@@ -74,9 +78,10 @@ int16_t gnttab_pin(struct domain *rd, struct gnttab_active *act, grant_ref_t ref
 {
 	struct grant_table *gt = &rd->gt;
 	uint32_t pin = act->pin;
+	bool resetting = read_atomic(&gt->resetting);
 	int16_t rc;
 
-	if (read_atomic(&gt->resetting)) {
+	if (resetting) {
 		return GNTST_bad_domain;
 	}
 	if ((pin != 0U) && ((act->domid != ldom) || ((pin & GNTPIN_OVERFLOW) != 0U))) {
@@ -93,8 +98,12 @@ int16_t gnttab_pin(struct domain *rd, struct gnttab_active *act, grant_ref_t ref
 
 			rc = gnttab_frame(rd, gfn, readonly, &mfn);
 			if (rc != GNTST_okay) {
-				gnttab_clear_flags(gt, ref, (uint16_t)(GTF_reading |
-								       (readonly ? 0U : GTF_writing)));
+				uint16_t clear = (uint16_t)GTF_reading;
+
+				if (!readonly) {
+					clear |= (uint16_t)GTF_writing;
+				}
+				gnttab_clear_flags(gt, ref, clear);
 				return rc;
 			}
 			act->domid = ldom;

@@ -18,10 +18,13 @@
 #define atomic_fetch_or(p, v)  __atomic_fetch_or((p), (v), __ATOMIC_ACQ_REL)
 #define atomic_fetch_and(p, v) __atomic_fetch_and((p), (v), __ATOMIC_ACQ_REL)
 #define atomic_xchg(p, v)      __atomic_exchange_n((p), (v), __ATOMIC_ACQ_REL)
-/* Returns true and updates *p when *p == *expected; else loads *expected. */
+/*
+ * Returns true and updates *p when *p == *expected; else loads *expected.
+ * The builtin already yields bool; the cast states it for the MISRA checker.
+ */
 #define atomic_cmpxchg(p, expected, desired)                                  \
-	__atomic_compare_exchange_n((p), (expected), (desired), false,       \
-				    __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)
+	((bool)__atomic_compare_exchange_n((p), (expected), (desired), false, \
+					   __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
 
 #if defined(__SANITIZE_THREAD__)
 /*

@@ -67,7 +67,7 @@ XEN_ABI_ASSERT(sizeof(union grant_entry_v2) == 16U);
 #define GTF_PWT             (1U << 5)
 #define GTF_PCD             (1U << 6)
 #define GTF_PAT             (1U << 7)
-#define GTF_sub_page        (1U << 8)
+#define GTF_sub_page        ((uint32_t)1U << 8)
 #define GTF_transfer_committed (1U << 2)
 #define GTF_transfer_completed (1U << 3)
 

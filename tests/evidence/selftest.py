@@ -83,10 +83,14 @@ def test_misra(tmp):
           "| DEV-001 | 15.5 | `common/*` | | Early returns on validation failure, as in the tree. |\n"
           "| DEV-002 | 9.1 | `common/*` | | A mandatory rule, which must be refused here. |\n"
           "| DEV-003 | 8.7 | `arch/*` | | Matches nothing and must be reported as stale. |\n")
+    # The retired pending list must neither excuse a violation nor be accepted.
+    write(tmp, "docs/safety/misra-pending.md",
+          "| PND-001 | 14.4 | `common/x.c` | | owner; lines 8 |\n")
     s = misra.run(tmp, os.path.join(tmp, "build"), True)
     errs = "\n".join(s.errors)
     figs = dict(s.figures)
     ok = (not s.ok and "common/x.c:8: MISRA rule 14.4" in errs
+          and "misra-pending.md is not read any more" in errs
           and "deviates mandatory rule 9.1" in errs and "rule 15.5" not in errs
           and figs.get("covered by deviations", 0) >= 2
           and any("DEV-003" in n for n in s.notes))

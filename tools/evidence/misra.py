@@ -14,9 +14,9 @@ import subprocess
 from section import Section
 
 REGISTER = "docs/safety/misra-deviations.md"
-# Violations recorded to be fixed by the code's owner: listed so `make test`
-# stays green while components land, reported apart from accepted deviations.
-PENDING = "docs/safety/misra-pending.md"
+# The former list of violations awaiting a fix. It is gone: every violation is
+# fixed or deviated, so the file must not come back as a second register.
+RETIRED = "docs/safety/misra-pending.md"
 
 # MISRA C:2012 (Amendment 2) rule categories. Mandatory rules admit no
 # deviation; advisory ones may be disapplied with a recorded reason.
@@ -64,7 +64,7 @@ def parse_register(root, register=REGISTER, prefix="DEV-", min_reason=20):
     devs, errors = [], []
     path = os.path.join(root, register)
     if not os.path.exists(path):
-        return devs, ([] if register == PENDING else ["no deviation register " + register])
+        return devs, ["no deviation register " + register]
     with open(path, encoding="utf-8") as f:
         for n, line in enumerate(f, 1):
             if not line.startswith("| " + prefix):
@@ -170,8 +170,9 @@ def run(root, build, fast):
     s = Section("misra", "MISRA C:2012 (cppcheck MISRA addon)", enforced=True)
     files = sources(root)
     devs, reg_errors = parse_register(root)
-    pend, pend_errors = parse_register(root, PENDING, "PND-", 0)
-    reg_errors += pend_errors
+    if os.path.exists(os.path.join(root, RETIRED)):
+        reg_errors.append("%s is not read any more: fix the code or add a deviation to %s"
+                          % (RETIRED, REGISTER))
     rc, out, cmd = run_cppcheck(root, build, files, 2)
     viol, others, seen = [], [], set()
     for line in out.splitlines():
@@ -191,14 +192,12 @@ def run(root, build, fast):
         seen.add(key)
         viol.append({"file": path, "line": int(ln or 0), "col": col, "rule": rule})
     viol.sort(key=lambda v: (v["file"], v["line"], rule_key(v["rule"])))
-    unjustified, pending = [], []
+    unjustified = []
     for v in viol:
         text = source_line(root, v["file"], v["line"])
-        d = match(devs, v, text) or match(pend, v, text)
+        d = match(devs, v, text)
         if d is None:
             unjustified.append(v)
-        elif d["id"].startswith("PND-"):
-            pending.append(v)
         else:
             v["dev"] = d["id"]
     rules = {}
@@ -208,8 +207,7 @@ def run(root, build, fast):
         r[1] += 1 if "dev" in v else 0
     s.figure("files checked", len(files))
     s.figure("violations", len(viol))
-    s.figure("covered by deviations", len(viol) - len(unjustified) - len(pending))
-    s.figure("pending fixes (listed, not accepted)", len(pending))
+    s.figure("covered by deviations", len(viol) - len(unjustified))
     s.figure("unjustified violations", len(unjustified))
     s.figure("deviations in register", len(devs))
     s.figure("rules violated", len(rules))
@@ -218,11 +216,6 @@ def run(root, build, fast):
     s.table("Violations per rule", ["rule", "category", "violations", "deviated"],
             [[r, category(r), n, d] for r, (n, d) in sorted(rules.items(),
                                                           key=lambda x: rule_key(x[0]))])
-    if pending:
-        s.table("Pending fixes (%s): violations recorded for their owners to fix" % PENDING,
-                ["place", "rule", "category", "source"],
-                [["%s:%d" % (v["file"], v["line"]), v["rule"], category(v["rule"]),
-                  source_line(root, v["file"], v["line"]).strip()[:100]] for v in pending])
     s.table("Deviations", ["id", "rule", "files", "line pattern", "uses", "justification"],
             [[d["id"], d["rule"], " ".join(d["globs"]), d["pattern"], d["used"], d["reason"]]
              for d in devs])
@@ -232,7 +225,7 @@ def run(root, build, fast):
                 [["%s:%d" % (v["file"], v["line"]), v["rule"], category(v["rule"]),
                   source_line(root, v["file"], v["line"]).strip()[:100]]
                  for v in unjustified])
-    unused = [d["id"] for d in devs + pend if d["used"] == 0]
+    unused = [d["id"] for d in devs if d["used"] == 0]
     if unused:
         s.note("Deviations that matched nothing (stale, remove them): " + ", ".join(unused))
     if others:

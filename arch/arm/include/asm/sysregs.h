@@ -50,11 +50,11 @@
 #define EC_DABT_CUR  U(0x25)
 
 /* Data abort ISS */
-#define DABT_ISV    (U(1) << 24)
+#define DABT_ISV    U(0x01000000)   /* bit 24 */
 #define DABT_SAS(i) (((i) >> 22) & U(3))
-#define DABT_SSE    (U(1) << 21)
+#define DABT_SSE    U(0x00200000)   /* bit 21 */
 #define DABT_SRT(i) (((i) >> 16) & U(0x1f))
-#define DABT_SF     (U(1) << 15)
+#define DABT_SF     U(0x00008000)   /* bit 15 */
 #define DABT_S1PTW  (U(1) << 7)
 #define DABT_WNR    (U(1) << 6)
 #define FSC_MASK    U(0x3f)
