@@ -197,7 +197,11 @@ void domain_shutdown(struct domain *d, uint32_t reason)
 
 void domain_crash(struct domain *d, const char *why)
 {
-	printk("bulkhead: %s (d%u) crashed: %s\n", d->cfg.name, d->domain_id, why);
+	/* Read first: the restart bench (tools/bench/restart.sh) counts from here. */
+	uint64_t now = arch_now_ns();
+
+	printk("bulkhead: %s (d%u) crashed: %s (at %llu ns)\n", d->cfg.name, d->domain_id, why,
+	       (unsigned long long)now);
 	spin_lock(&d->lock);
 	if (d->state == DOMAIN_RUNNING) {
 		d->state = DOMAIN_RUNNING; /* shutdown below does the transition */

@@ -169,6 +169,29 @@ static long finish_reset(void)
 	return rc;
 }
 
+VERIFIES(REQ-EVT-003, REQ-EVT-007)
+static void test_close_loopback_channel(void **state)
+{
+	struct evtchn_status st;
+	long a = ev_alloc(v0, DOMID_SELF, DOMID_SELF);
+	long b;
+
+	(void)state;
+	assert_true(a > 0);
+	b = ev_bind(v0, 1, (uint32_t)a);
+	assert_true(b > 0);
+	assert_int_equal(ev_send(v0, (uint32_t)b), 0);
+	assert_true(ev_2l_pending(d1, (uint32_t)a));
+	/* Both ends in one partition: one lock, and the other end is left unbound. */
+	assert_int_equal(ev_close(v0, (uint32_t)b), 0);
+	assert_int_equal(ev_status(v0, DOMID_SELF, (uint32_t)a, &st), 0);
+	assert_int_equal(st.status, EVTCHNSTAT_unbound);
+	assert_int_equal(st.u.unbound.dom, 1);
+	assert_int_equal(ev_status(v0, DOMID_SELF, (uint32_t)b, &st), 0);
+	assert_int_equal(st.status, EVTCHNSTAT_closed);
+	assert_int_equal(ev_close(v0, (uint32_t)a), 0);
+}
+
 VERIFIES(REQ-EVT-019)
 static void test_reset_refused_while_another_runs(void **state)
 {
@@ -242,6 +265,7 @@ int main(void)
 		cmocka_unit_test_setup(test_poll_finds_masked_port_pending, setup),
 		cmocka_unit_test_setup(test_fifo_before_array_and_without_control_block, setup),
 		cmocka_unit_test_setup(test_fifo_tail_consumed_starts_a_new_queue, setup),
+		cmocka_unit_test_setup(test_close_loopback_channel, setup),
 		cmocka_unit_test_setup(test_reset_refused_while_another_runs, setup),
 		cmocka_unit_test_setup(test_virq_dropped_when_channel_stays_locked, setup),
 	};

@@ -131,6 +131,9 @@ def run(root, build, fast):
         ok = lp >= lt and bp >= st
         trows.append([d, "%.1f%%" % lp, "%.1f%%" % bp, "%g%% / %g%%" % (lt, st),
                       "PASS" if ok else "FAIL"])
+        s.figures.insert(len(trows) - 1, ("%s statements / branches" % d,
+                                         "%.1f%% / %.1f%% (target %g%% / %g%%)"
+                                         % (lp, bp, lt, st)))
         if not ok:
             s.error("%s: statements %.1f%%, branches %.1f%% below the %g%%/%g%% target"
                     % (d, lp, bp, lt, st))

@@ -21,6 +21,7 @@ import loops  # noqa: E402
 import misra  # noqa: E402
 import report  # noqa: E402
 import reqs  # noqa: E402
+import restart  # noqa: E402
 import results  # noqa: E402
 import spin  # noqa: E402
 import stack  # noqa: E402
@@ -32,6 +33,7 @@ SECTIONS = [
     ("loops", loops.run, True),
     ("coverage", coverage.run, True),
     ("spin", spin.run, False),
+    ("restart", restart.run, False),
     ("tests", results.run, False),
 ]
 
