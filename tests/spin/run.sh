@@ -4,6 +4,7 @@
 #   cc: <gcc flags for pan.c>     pan: <flags for ./pan>
 # PASS only when spin reports no errors and the search completed.
 # VERIFIES: REQ-GNT-019 (docs/models/maptrack.pml)
+# VERIFIES: REQ-GNT-021 (docs/models/unmap_flush.pml)
 # VERIFIES: REQ-EVT-028 (docs/models/evtchn_send_close.pml, docs/models/fifo_link.pml)
 set -u
 root="$(cd "$(dirname "$0")/../.." && pwd)"
