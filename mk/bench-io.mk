@@ -1,7 +1,8 @@
 # make bench-io: split block I/O (guests/blkback + blkfront) per mode, request
 # size and frontend count, Bulkhead and Xen 4.17 side by side (issue 7).
 # Writes $(BUILD)/bench/io.csv and io.png. Knobs (environment): REPS, REQS,
-# QD, MODES, SIZES, FES, XEN=0 (see tools/bench/io.sh).
+# QD, MODES, SIZES, FES, XEN=0, PLOT_ONLY=1 (see tools/bench/io.sh). Rows carry
+# an xpfo column: Bulkhead runs with CONFIG_XPFO=y and =n (issue 8).
 
 .PHONY: bench-io
 bench-io: run-build

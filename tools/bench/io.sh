@@ -8,7 +8,7 @@
 #   io.sh OUTDIR
 # Environment: REPS (5), REQS (400 per frontend), QD (4), MODES, SIZES,
 # FES, XEN_IMAGE (/tmp/xen-anchor/cache/xen-4.17-arm64; XEN=0 skips it),
-# TIMEOUT per run (120 s), BUILD (build).
+# TIMEOUT per run (120 s), BUILD (build), PLOT_ONLY=1 (redraw io.png only).
 # Bulkhead runs twice per point, CONFIG_XPFO=y and =n (issue 8: same
 # images, same run), the variants interleaved run by run so that a change
 # of host load hits all of them alike.
@@ -21,6 +21,47 @@ XEN_IMAGE=${XEN_IMAGE:-/tmp/xen-anchor/cache/xen-4.17-arm64}
 WORK="$OUT/io"
 mkdir -p "$WORK"
 CSV="$OUT/io.csv"
+
+# One panel per request size: req/s against frontends (log scale: the
+# hypervisors differ by orders of magnitude), a line per mode and
+# hypervisor(+xpfo), each from its own data file so that gnuplot joins
+# the points (a filtered CSV would break every line).
+plot_io() {
+	local gp="$WORK/io.gp" size hyp xp mode f label plot
+	{
+		echo "set terminal pngcairo size 1200,520 noenhanced"
+		echo "set output '$OUT/io.png'"
+		echo "set multiplot layout 1,2 title 'split block I/O on QEMU virt, -smp 4, 2 host cores (TCG; medians of $REPS runs; emulated, noisy)'"
+		echo "set xlabel 'frontends'; set ylabel 'requests/s (all frontends)'; set xtics 1"
+		echo "set logscale y; set xrange [0.8:3.2]; set key outside bottom center horizontal font ',8' maxrows 3"
+		for size in $SIZES; do
+			echo "set title '$((size / 1024)) KiB requests, qd $QD'"
+			plot="plot"
+			while IFS=, read -r hyp xp; do
+				for mode in $MODES; do
+					f="$WORK/series-$hyp-${xp//\//}-$mode-$size.dat"
+					awk -F, -v h="$hyp" -v x="$xp" -v m="$mode" -v s="$size" \
+						'$1 == h && $2 == x && $3 == m && $5 == s {print $4, $6}' "$CSV" |
+						sort -n > "$f"
+					[ -s "$f" ] || continue
+					label="$hyp"
+					[ "$xp" != n/a ] && label+=" xpfo=$xp"
+					plot+=" '$f' using 1:2 with linespoints title '$label $mode',"
+				done
+			done < <(tail -n +2 "$CSV" | cut -d, -f1,2 | awk '!seen[$0]++')
+			echo "${plot%,}"
+		done
+		echo "unset multiplot"
+	} > "$gp"
+	gnuplot "$gp" 2> "$WORK/gnuplot.err" || { echo "bench-io: gnuplot failed, see $WORK/gnuplot.err"; return 1; }
+	echo "bench-io: wrote $CSV and $OUT/io.png"
+}
+
+# PLOT_ONLY=1: redraw io.png from an existing io.csv.
+if [ "${PLOT_ONLY:-0}" = 1 ]; then
+	plot_io
+	exit
+fi
 
 # The XPFO-off hypervisor, built as make bench-paths builds it (same directory).
 XOFF="$BUILD/xpfo-off"
@@ -90,27 +131,4 @@ for mode in $MODES; do
 	done
 done
 
-# One panel per request size: req/s against frontends, a line per mode and hypervisor.
-gp="$WORK/io.gp"
-{
-	echo "set terminal pngcairo size 1200,500 noenhanced"
-	echo "set output '$OUT/io.png'"
-	echo "set datafile separator ','"
-	echo "set multiplot layout 1,2 title 'split block I/O on QEMU virt (TCG, medians; emulated, noisy)'"
-	echo "set xlabel 'frontends'; set ylabel 'requests/s (all frontends)'; set xtics 1; set key top left font ',8'"
-	for size in $SIZES; do
-		echo "set title '$((size / 1024)) KiB requests, qd $QD'"
-		plot="plot"
-		for ((k = 0; k < ${#vhyp[@]}; k++)); do
-			for mode in $MODES; do
-				label="${vhyp[k]}"
-				[ "${vxpfo[k]}" != n/a ] && label+=" xpfo=${vxpfo[k]}"
-				plot+=" '$CSV' using (strcol(1) eq '${vhyp[k]}' && strcol(2) eq '${vxpfo[k]}' && strcol(3) eq '$mode' && \$5 == $size ? \$4 : 1/0):6 with linespoints title '$label $mode',"
-			done
-		done
-		echo "${plot%,}"
-	done
-	echo "unset multiplot"
-} > "$gp"
-gnuplot "$gp" 2> "$WORK/gnuplot.err" || { echo "bench-io: gnuplot failed, see $WORK/gnuplot.err"; exit 1; }
-echo "bench-io: wrote $CSV and $OUT/io.png"
+plot_io
