@@ -167,7 +167,7 @@ int main(int argc, char **argv)
 	for (t = 0; t < nthreads; t++) {
 		pthread_create(&th[t], NULL, worker, (void *)(uintptr_t)t);
 	}
-	flushes = host_tlb_flushes;
+	flushes = host_tlb_flushes_vmid;
 	t0 = arch_now_ns();
 	__atomic_store_n(&go, true, __ATOMIC_RELEASE);
 	while (arch_now_ns() - t0 < run_ns) {
@@ -178,9 +178,9 @@ int main(int argc, char **argv)
 		pthread_join(th[t], NULL);
 	}
 	t1 = arch_now_ns();
-	if ((errors != 0U) || (host_tlb_flushes - flushes != total_ops)) {
+	if ((errors != 0U) || (host_tlb_flushes_vmid - flushes != total_ops)) {
 		fprintf(stderr, "bench_gnttab: %u errors, %lu flushes for %lu ops\n", errors,
-			(unsigned long)(host_tlb_flushes - flushes), (unsigned long)total_ops);
+			(unsigned long)(host_tlb_flushes_vmid - flushes), (unsigned long)total_ops);
 		return 1;
 	}
 	printf("%s,%u,%.0f\n", name, nthreads, (double)total_ops * 1e9 / (double)(t1 - t0));

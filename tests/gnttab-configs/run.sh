@@ -2,7 +2,7 @@
 # The two grant-table lock configurations that only the benchmark uses
 # (base, split-locks) must keep building and working: build all three
 # bench variants and run each briefly (the bench checks every status and
-# that every unmap invalidated exactly one TLB entry).
+# that every one-element unmap invalidated its VMID exactly once).
 # VERIFIES: REQ-GNT-020
 set -u
 cd "$(dirname "$0")/../.."
