@@ -39,10 +39,11 @@ static int copy_page_piece(struct domain *d, paddr_t gpa, void *buf, size_t len,
 	va = map_domain_page(mfn);
 	if (to_guest) {
 		(void)memcpy(va + PAGE_OFFSET_OF(gpa), buf, len);
+		unmap_domain_page_written(va, PAGE_OFFSET_OF(gpa), len);
 	} else {
 		(void)memcpy(buf, va + PAGE_OFFSET_OF(gpa), len);
+		unmap_domain_page_written(va, 0U, 0U);
 	}
-	unmap_domain_page(va);
 	return 0;
 }
 

@@ -219,7 +219,14 @@ void cache_clean_range(const void *va, uint64_t size)
 	uint64_t p = (uint64_t)(uintptr_t)va & ~(line - 1U);
 	uint64_t end = (uint64_t)(uintptr_t)va + size;
 
-	/* LOOP-BOUND: size / line rounds; line is CTR_EL0's DminLine, at least 4 bytes. */
+	/* Four lines a step (a page is 64 of them), then the rest one by one. */
+	/* LOOP-BOUND: size / (4 * line) rounds; line is CTR_EL0's DminLine, at least 4 bytes. */
+	for (; (p < end) && ((end - p) > (3U * line)); p += 4U * line) {
+		__asm__ volatile("dc cvac, %0\n\tdc cvac, %1\n\tdc cvac, %2\n\tdc cvac, %3"
+				 ::"r"(p), "r"(p + line), "r"(p + (2U * line)), "r"(p + (3U * line))
+				 : "memory");
+	}
+	/* LOOP-BOUND: at most 3 rounds: fewer than four lines are left. */
 	for (; p < end; p += line) {
 		__asm__ volatile("dc cvac, %0" ::"r"(p) : "memory");
 	}
@@ -283,10 +290,21 @@ void *arch_map_page(mfn_t mfn)
 
 void arch_unmap_page(void *va)
 {
+	arch_unmap_page_written(va, 0U, PAGE_SIZE);
+}
+
+void arch_unmap_page_written(void *va, size_t off, size_t len)
+{
 	uint64_t a = (uint64_t)(uintptr_t)va & PAGE_MASK;
 
 	/* A partition may read its RAM uncached (MMU off): make writes visible. */
-	cache_clean_range((void *)(uintptr_t)a, PAGE_SIZE);
+	if ((off >= PAGE_SIZE) || (len > (PAGE_SIZE - off))) {
+		cache_clean_range((void *)(uintptr_t)a, PAGE_SIZE); /* a caller bug: be safe */
+	} else if (len != 0U) {
+		cache_clean_range((void *)(uintptr_t)(a + off), len);
+	} else {
+		/* Only read: nothing to clean. */
+	}
 #if CONFIG_XPFO
 	{
 		irqflags_t f = local_irq_save();

@@ -241,19 +241,24 @@ static __attribute__((noinline)) void vgic_flush_locked(struct vcpu *v, struct v
 	unsigned int w;
 	bool more = false;
 	bool drained = false;
+	bool reset = false;
+	uint32_t busy;
 	irqflags_t f;
 
 	f = vgic_lock(c);
 	if (vgic_loaded[cpu] != v || c->lrs_stale) {
 		vgic_clear_lrs(c);
 		vgic_loaded[cpu] = v;
+		reset = true;
 	}
 	if (vgic_dist_on(dist)) {
 		vgic_dist_enabled_set(dist, v->vcpu_id, &en);
-		/* Pending again while still in an LR: bounded by the LR count. */
-		for (n = 0U; n < VGIC_MAX_LRS; n++) {
-			if (((c->lrs.used >> n) & 1U) != 0U &&
-			    vgic_set_has(&c->pending, c->lrs.irq[n]) &&
+		/* Pending again while still in an LR: one round per LR in use. */
+		busy = c->lrs.used;
+		while (busy != 0U) {
+			n = (unsigned int)__builtin_ctz(busy);
+			busy &= busy - 1U;
+			if (vgic_set_has(&c->pending, c->lrs.irq[n]) &&
 			    vgic_set_has(&en, c->lrs.irq[n])) {
 				vgic_lr_repend(c, dist, v->vcpu_id, c->lrs.irq[n], (int)n);
 			}
@@ -280,9 +285,14 @@ static __attribute__((noinline)) void vgic_flush_locked(struct vcpu *v, struct v
 			more = (c->pending.w[w] & en.w[w]) != 0U && vgic_lr_count(&c->lrs) >= nr;
 		}
 	}
-	/* LRs full: come back when they drain, not at the next unrelated exit. */
-	gic_hw_underflow(more);
-	c->underflow = more;
+	/*
+	 * LRs full: come back when they drain, not at the next unrelated exit.
+	 * ICH_HCR is written (with its ISB) only when that changes.
+	 */
+	if (reset || (more != c->underflow)) {
+		gic_hw_underflow(more);
+		c->underflow = more;
+	}
 	vgic_unlock(c, f);
 }
 
@@ -388,8 +398,14 @@ void vgic_vcpu_reset(struct vcpu *v)
 
 void vgic_maintenance(void)
 {
+	unsigned int cpu = this_pcpu()->id;
+	struct vcpu *v = (cpu < CONFIG_NR_CPUS) ? vgic_loaded[cpu] : NULL;
+
 	/* The exit itself does the work: sync retires, flush refills. */
 	gic_hw_underflow(false);
+	if ((v != NULL) && (v->arch.vgic != NULL)) {
+		v->arch.vgic->underflow = false;   /* the next flush decides again */
+	}
 }
 
 bool vgic_vtimer_fired(uint32_t iar)

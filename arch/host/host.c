@@ -89,6 +89,13 @@ void arch_unmap_page(void *va)
 	(void)va;
 }
 
+void arch_unmap_page_written(void *va, size_t off, size_t len)
+{
+	(void)va;
+	(void)off;
+	(void)len;
+}
+
 /* Live long-lived mappings: tests check every one is released. */
 int64_t host_global_maps;
 

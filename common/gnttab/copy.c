@@ -101,13 +101,21 @@ void gnttab_copy_one(struct vcpu *v, struct gnttab_copy *op)
 				   ((uint32_t)op->dest.offset + op->len > PAGE_SIZE))) {
 		rc = GNTST_bad_copy_arg;
 	}
-	if (rc == GNTST_okay) {
+	if ((rc == GNTST_okay) && (src.mfn == dst.mfn)) {
+		/* One frame, one mapping: memmove sees an overlap of the two ranges. */
+		uint8_t *p = map_domain_page(src.mfn);
+
+		(void)memmove(&p[op->dest.offset], &p[op->source.offset], op->len);
+		unmap_domain_page_written(p, op->dest.offset, op->len);
+	} else if (rc == GNTST_okay) {
 		uint8_t *s = map_domain_page(src.mfn);
 		uint8_t *d = map_domain_page(dst.mfn);
 
 		(void)memmove(&d[op->dest.offset], &s[op->source.offset], op->len);
-		unmap_domain_page(d);
-		unmap_domain_page(s);
+		unmap_domain_page_written(d, op->dest.offset, op->len);
+		unmap_domain_page_written(s, 0U, 0U);
+	} else {
+		/* Refused: the status says why. */
 	}
 	copy_release(&dst);
 	copy_release(&src);

@@ -24,7 +24,13 @@ int arch_gva_to_ipa(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ipa)
 
 /* Make the hypervisor able to access one machine page; see mm.h. */
 void *arch_map_page(mfn_t mfn);
+/* End that access, cleaning the whole page to the point of coherency. */
 void arch_unmap_page(void *va);
+/*
+ * End it when only bytes [off, off + len) of the page were written through
+ * va (len 0: only read): only those cache lines are cleaned.
+ */
+void arch_unmap_page_written(void *va, size_t off, size_t len);
 
 /* Invalidate stage-2 TLB entries of one VMID: one IPA, or all of them. */
 void arch_tlb_flush_ipa(uint16_t vmid, paddr_t ipa);

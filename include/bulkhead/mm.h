@@ -27,6 +27,16 @@ static inline void unmap_domain_page(void *va)
 }
 
 /*
+ * For an access that wrote only [off, off + len) of the page (len 0: read
+ * only): the hypervisor cleans what it wrote so a partition running with
+ * its caches off sees it; a 4 KiB clean per small copy is what this saves.
+ */
+static inline void unmap_domain_page_written(void *va, size_t off, size_t len)
+{
+	arch_unmap_page_written(va, off, len);
+}
+
+/*
  * Long-lived EL2 mapping of a partition page the ABI shares with the
  * hypervisor (vcpu_info, FIFO control block, event array page): mapped
  * while registered, unmapped when the partition re-registers or restarts.

@@ -91,6 +91,34 @@ static void test_copy_to_grant_and_between_grants(void **state)
 	assert_int_equal(gnttab_nr_pins(d1) + gnttab_nr_pins(d3), 0);
 }
 
+VERIFIES(REQ-GNT-008, REQ-PATH-002)
+static void test_copy_overlapping_within_one_frame(void **state)
+{
+	static const char text[] = "0123456789abcdefghijklmnopqrstuv";
+	struct gnttab_copy *op = copy_op(0);
+	uint8_t *page = harness_gpa(d2, harness_ram(22, 0));
+
+	(void)state;
+	/* Upwards: the destination overlaps the end of the source. */
+	memcpy(page + 64, text, 32);
+	copy_side(&op->source, DOMID_SELF, gnt_page_gfn(22), 64);
+	copy_side(&op->dest, DOMID_SELF, gnt_page_gfn(22), 72);
+	op->len = 32;
+	assert_int_equal(run1(op), GNTST_okay);
+	assert_memory_equal(page + 72, text, 32);
+	assert_memory_equal(page + 64, text, 8);
+	/* Downwards, through a grant of that same frame to ourselves. */
+	harness_gnt_grant(d2, 10, 2, gnt_page_gfn(22), GTF_permit_access);
+	op = copy_op(0);
+	copy_side(&op->source, DOMID_SELF, gnt_page_gfn(22), 72);
+	copy_side(&op->dest, 2, 10, 60);
+	op->len = 32;
+	op->flags = GNTCOPY_dest_gref;
+	assert_int_equal(run1(op), GNTST_okay);
+	assert_memory_equal(page + 60, text, 32);
+	assert_int_equal(gnttab_nr_pins(d2), 0);
+}
+
 VERIFIES(REQ-GNT-008)
 static void test_copy_status_codes(void **state)
 {
@@ -186,6 +214,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_copy_from_grant_to_own_frame, setup),
 		cmocka_unit_test_setup(test_copy_to_grant_and_between_grants, setup),
+		cmocka_unit_test_setup(test_copy_overlapping_within_one_frame, setup),
 		cmocka_unit_test_setup(test_copy_status_codes, setup),
 		cmocka_unit_test_setup(test_copy_batch_each_status, setup),
 	};
