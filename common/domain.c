@@ -111,9 +111,11 @@ int domain_create(domid_t id, const struct domain_config *cfg)
 	} else {
 		rc = mm_boot_alloc(cfg->mem_bytes, UL(2) << 20, &d->ram_maddr);
 	}
-	if (rc == 0) {
+	if ((rc == 0) && (CONFIG_BOOT_SCRUB != 0)) {
 		/* New owner: nothing of what the RAM held before may reach it. */
 		domain_scrub(d);
+	}
+	if (rc == 0) {
 		rc = domain_build_memory(d);
 	}
 	domain_vcpus_init(d);

@@ -96,6 +96,11 @@ void arch_unmap_page_written(void *va, size_t off, size_t len)
 	(void)len;
 }
 
+void arch_clear_page(void *va)
+{
+	(void)memset(va, 0, PAGE_SIZE);
+}
+
 /* Live long-lived mappings: tests check every one is released. */
 int64_t host_global_maps;
 

@@ -31,6 +31,12 @@ void arch_unmap_page(void *va);
  * va (len 0: only read): only those cache lines are cleaned.
  */
 void arch_unmap_page_written(void *va, size_t off, size_t len);
+/*
+ * Zero one page that arch_map_page() mapped. Scrubbing a partition's RAM
+ * clears every page it owns at boot and at each restart, so it must cost a
+ * few instructions per cache line, not per word.
+ */
+void arch_clear_page(void *va);
 
 /* Invalidate stage-2 TLB entries of one VMID: one IPA, or all of them. */
 void arch_tlb_flush_ipa(uint16_t vmid, paddr_t ipa);

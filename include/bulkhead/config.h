@@ -9,4 +9,9 @@
 #define CONFIG_HOST 0
 #endif
 
+/* Tested in C expressions, so it needs a value when Kconfig says n. */
+#ifndef CONFIG_BOOT_SCRUB
+#define CONFIG_BOOT_SCRUB 0
+#endif
+
 #endif

@@ -6,6 +6,7 @@
 # bootarg bench=1) and prints it; the hypervisor is entered right after
 # QEMU's few-instruction boot stub at counter 0. Instruction counts are
 # therefore ticks * 16, precise to one tick, and include the hypervisor
+# scrubbing partition RAM (CONFIG_BOOT_SCRUB; a second row without it) and
 # copying the partition images.
 #
 #   tools/bench/boot.sh [FRAGMENT.dtsi]   (default dts/qemu-virt-demo.dtsi)
@@ -24,24 +25,44 @@ config=$(basename "${FRAG%.dtsi}")
 sed 's/bootargs = "/bootargs = "bench=1 /' "$FRAG" > "$OUT/$config-bench.dtsi"
 gic=3
 grep -q '^CONFIG_GICV2=y' "$BUILD/.config" 2>/dev/null && gic=2
-set +e
-bash tools/qemu/run.sh -g "$gic" -c cortex-a57 -t 300 -i shift=0,sleep=off \
-	-k "$IMAGE" -l "$OUT/boot-$config.log" "$OUT/$config-bench.dtsi" > /dev/null
-rc=$?
-set -e
-mapfile -t ticks < <(sed -n 's/.*: rt entry cntpct \([0-9]*\)$/\1/p' "$OUT/boot-$config.log" | sort -n)
 nparts=$(grep -c 'compatible = "xen,domain"' "$FRAG")
-if [ "${#ticks[@]}" -ne "$nparts" ]; then
-	echo "boot.sh: ${#ticks[@]} of $nparts partitions reported their entry (QEMU status $rc)," \
-		"see $OUT/boot-$config.log" >&2
-	exit 1
+
+# A second build, the same but CONFIG_BOOT_SCRUB=n, so the cost of zeroing
+# partition RAM at boot is measured side by side in the same run.
+noscrub="$BUILD/noscrub"
+if [ ! -f "$noscrub/.config" ]; then
+	make -s O="$noscrub" qemu-virt_defconfig > /dev/null
+	sed -i 's/^CONFIG_BOOT_SCRUB=y/# CONFIG_BOOT_SCRUB is not set/' "$noscrub/.config"
+	make -s O="$noscrub" olddefconfig > /dev/null
 fi
-first=$(( ticks[0] * INSNS_PER_TICK ))
-all=$(( ticks[${#ticks[@]} - 1] * INSNS_PER_TICK ))
-read -r text data bss _ < <(${CROSS_COMPILE:-aarch64-linux-gnu-}size "$BUILD/bulkhead.elf" | tail -1)
-echo "config,hyp_entry_to_first_guest_insns,hyp_entry_to_all_guests_insns,image_bytes,static_pool_bytes" \
+make -s -j2 O="$noscrub" hyp > /dev/null
+
+echo "config,boot_scrub,hyp_entry_to_first_guest_insns,hyp_entry_to_all_guests_insns,image_bytes,static_pool_bytes" \
 	> "$OUT/boot.csv"
-echo "$config,$first,$all,$((text + data)),$bss" >> "$OUT/boot.csv"
+# $1 build dir, $2 boot_scrub column
+measure() {
+	local log="$OUT/boot-$config-scrub-$2.log" rc text data bss
+	set +e
+	bash tools/qemu/run.sh -g "$gic" -c cortex-a57 -t 300 -i shift=0,sleep=off \
+		-k "$1/bulkhead.bin" -l "$log" "$OUT/$config-bench.dtsi" > /dev/null
+	rc=$?
+	set -e
+	mapfile -t ticks < <(sed -n 's/.*: rt entry cntpct \([0-9]*\)$/\1/p' "$log" | sort -n)
+	if [ "${#ticks[@]}" -ne "$nparts" ]; then
+		echo "boot.sh: ${#ticks[@]} of $nparts partitions reported their entry (QEMU status" \
+			"$rc), see $log" >&2
+		exit 1
+	fi
+	first=$(( ticks[0] * INSNS_PER_TICK ))
+	all=$(( ticks[${#ticks[@]} - 1] * INSNS_PER_TICK ))
+	read -r text data bss _ < <(${CROSS_COMPILE:-aarch64-linux-gnu-}size "$1/bulkhead.elf" | tail -1)
+	echo "$config,$2,$first,$all,$((text + data)),$bss" >> "$OUT/boot.csv"
+}
+scrub=n
+grep -q '^CONFIG_BOOT_SCRUB=y' "$BUILD/.config" && scrub=y
+measure "$BUILD" "$scrub"
+first_default=$first all_default=$all
+measure "$noscrub" n
 cat "$OUT/boot.csv"
 
 if command -v gnuplot > /dev/null; then
@@ -59,10 +80,11 @@ set yrange [0:*]
 set grid ytics
 set key top left
 \$d << EOD
-"first partition" $first
-"all partitions" $all
+"first partition" $first_default $first
+"all partitions" $all_default $all
 EOD
-plot \$d using 2:xtic(1) title "measured", 2000000 with lines lw 2 title "target 2,000,000"
+plot \$d using 2:xtic(1) title "boot scrub $scrub (default)", '' using 3 title "boot scrub n", \\
+	2000000 with lines lw 2 title "target 2,000,000"
 GP
 	echo "wrote $OUT/boot.csv $OUT/boot.png"
 fi
