@@ -32,9 +32,10 @@ void arch_unmap_page(void *va);
  */
 void arch_unmap_page_written(void *va, size_t off, size_t len);
 /*
- * Zero one page that arch_map_page() mapped. Scrubbing a partition's RAM
- * clears every page it owns at boot and at each restart, so it must cost a
- * few instructions per cache line, not per word.
+ * Zero one page that arch_map_page() mapped and clean it to the point of
+ * coherency (end the access with arch_unmap_page_written(va, 0, 0)).
+ * Scrubbing a partition's RAM clears every page it owns at boot and at each
+ * restart, so it must cost a few instructions per cache line, not per word.
  */
 void arch_clear_page(void *va);
 
