@@ -83,6 +83,11 @@ bool gic_init(void)
 	return true;
 }
 
+uint64_t gic_dist_base(void)
+{
+	return gicd;
+}
+
 /* Banked per-vCPU registers of the PPIs: redistributor (v3) or distributor (v2). */
 static uint64_t ppi_regs(void)
 {

@@ -9,6 +9,7 @@
 
 struct rt_info rt;
 uint64_t rt_entry_cntpct;
+bool (*rt_sync_hook)(uint64_t *elr, uint64_t esr);
 
 static void read_dt(const void *dtb)
 {
@@ -89,6 +90,8 @@ void rt_exception(struct exc_frame *f, unsigned int kind)
 	}
 	__asm__ volatile("mrs %0, esr_el1" : "=r"(esr));
 	__asm__ volatile("mrs %0, far_el1" : "=r"(far));
+	if (kind == 0U && rt_sync_hook && rt_sync_hook(&f->elr, esr))
+		return;
 	console_flush();
 	printf("%s: unexpected %s exception on cpu%u: ESR=0x%lx FAR=0x%lx ELR=0x%lx\n", rt_tag(),
 	       exc_kind[kind < ARRAY_SIZE(exc_kind) ? kind : 4U], rt_cpu(), esr, far, f->elr);

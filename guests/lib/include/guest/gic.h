@@ -7,6 +7,7 @@
 #define GUEST_GIC_H
 
 #include <stdbool.h>
+#include <stdint.h>
 
 typedef void (*irq_handler_t)(unsigned int intid);
 
@@ -16,6 +17,8 @@ bool gic_init(void);
 void gic_cpu_init(void);
 /* 3 or 2, 0 before gic_init. */
 unsigned int gic_version(void);
+/* The distributor's address (0 before gic_init): an MMIO the hypervisor emulates. */
+uint64_t gic_dist_base(void);
 /* Enable a PPI (16..31) on the calling vCPU with a handler. */
 void gic_enable_ppi(unsigned int intid, irq_handler_t handler);
 void gic_disable_ppi(unsigned int intid);

@@ -27,6 +27,8 @@ struct rt_info {
 extern struct rt_info rt;
 /* CNTPCT_EL0 read by the partition's very first instruction (boot bench). */
 extern uint64_t rt_entry_cntpct;
+/* A test's synchronous-exception handler: true when it handled it (and moved *elr on). */
+extern bool (*rt_sync_hook)(uint64_t *elr, uint64_t esr);
 
 /* Value of "key=value" in bootargs copied into buf; false when absent. */
 bool rt_arg(const char *key, char *buf, size_t len);
