@@ -101,6 +101,11 @@ void arch_clear_page(void *va)
 	(void)memset(va, 0, PAGE_SIZE);
 }
 
+void arch_copy_page_clean(void *dst, const void *src, size_t len)
+{
+	(void)memcpy(dst, src, len);
+}
+
 /* Live long-lived mappings: tests check every one is released. */
 int64_t host_global_maps;
 

@@ -111,8 +111,9 @@ void gnttab_copy_one(struct vcpu *v, struct gnttab_copy *op)
 		uint8_t *s = map_domain_page(src.mfn);
 		uint8_t *d = map_domain_page(dst.mfn);
 
-		(void)memmove(&d[op->dest.offset], &s[op->source.offset], op->len);
-		unmap_domain_page_written(d, op->dest.offset, op->len);
+		/* Two frames cannot overlap; the clean rides along with the copy. */
+		arch_copy_page_clean(&d[op->dest.offset], &s[op->source.offset], op->len);
+		unmap_domain_page_written(d, 0U, 0U);
 		unmap_domain_page_written(s, 0U, 0U);
 	} else {
 		/* Refused: the status says why. */

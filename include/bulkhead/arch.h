@@ -38,6 +38,12 @@ void arch_unmap_page_written(void *va, size_t off, size_t len);
  * restart, so it must cost a few instructions per cache line, not per word.
  */
 void arch_clear_page(void *va);
+/*
+ * Copy len bytes into a page that arch_map_page() mapped (dst), cleaning the
+ * lines written to the point of coherency in the same pass (end the access
+ * with arch_unmap_page_written(va, 0, 0)). Not for overlapping ranges.
+ */
+void arch_copy_page_clean(void *dst, const void *src, size_t len);
 
 /* Invalidate stage-2 TLB entries of one VMID: one IPA, or all of them. */
 void arch_tlb_flush_ipa(uint16_t vmid, paddr_t ipa);
