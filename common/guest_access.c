@@ -26,25 +26,40 @@ int guest_gfn_to_mfn(struct domain *d, gfn_t gfn, bool write, mfn_t *mfn)
 	}
 }
 
+/* One contiguous piece within the machine page of ma. */
+static void copy_maddr_piece(paddr_t ma, void *buf, size_t len, bool to_guest)
+{
+	uint8_t *va = map_domain_page(maddr_to_mfn(ma));
+
+	if (to_guest) {
+		(void)memcpy(va + PAGE_OFFSET_OF(ma), buf, len);
+		unmap_domain_page_written(va, PAGE_OFFSET_OF(ma), len);
+	} else {
+		(void)memcpy(buf, va + PAGE_OFFSET_OF(ma), len);
+		unmap_domain_page_written(va, 0U, 0U);
+	}
+}
+
 /* One contiguous piece within a page: gpa to machine page, then copy. */
 static int copy_page_piece(struct domain *d, paddr_t gpa, void *buf, size_t len, bool to_guest)
 {
 	mfn_t mfn;
-	uint8_t *va;
 	int rc = guest_gfn_to_mfn(d, gaddr_to_gfn(gpa), to_guest, &mfn);
 
-	if (rc != 0) {
-		return rc;
+	if (rc == 0) {
+		copy_maddr_piece(mfn_to_maddr(mfn) | PAGE_OFFSET_OF(gpa), buf, len, to_guest);
 	}
-	va = map_domain_page(mfn);
-	if (to_guest) {
-		(void)memcpy(va + PAGE_OFFSET_OF(gpa), buf, len);
-		unmap_domain_page_written(va, PAGE_OFFSET_OF(gpa), len);
-	} else {
-		(void)memcpy(buf, va + PAGE_OFFSET_OF(gpa), len);
-		unmap_domain_page_written(va, 0U, 0U);
-	}
-	return 0;
+	return rc;
+}
+
+/*
+ * A stage-2 entry that lands in d's own RAM is p2m_ram_rw or _ro (the
+ * hardware walk checked the write permission): the cases guest_gfn_to_mfn
+ * accepts. Anything else (grant, MMIO, hypervisor page) takes the p2m walk.
+ */
+static bool maddr_in_own_ram(const struct domain *d, paddr_t ma)
+{
+	return (ma >= d->ram_maddr) && ((ma - d->ram_maddr) < d->ram_bytes);
 }
 
 static int copy_guest(const struct vcpu *v, struct domain *d, uint64_t addr, void *buf,
@@ -61,12 +76,17 @@ static int copy_guest(const struct vcpu *v, struct domain *d, uint64_t addr, voi
 	while (len > 0U) {
 		size_t chunk = MIN(len, (size_t)(PAGE_SIZE - PAGE_OFFSET_OF(addr)));
 		paddr_t gpa = addr;
-		int rc;
+		paddr_t ma;
+		int rc = 0;
 
-		if (virt && (arch_gva_to_ipa(v, addr, to_guest, &gpa) != 0)) {
+		if (virt && (arch_gva_to_maddr(v, addr, to_guest, &ma) == 0) &&
+		    maddr_in_own_ram(d, ma)) {
+			copy_maddr_piece(ma, p, chunk, to_guest);
+		} else if (virt && (arch_gva_to_ipa(v, addr, to_guest, &gpa) != 0)) {
 			return -XEN_EFAULT;
+		} else {
+			rc = copy_page_piece(d, gpa, p, chunk, to_guest);
 		}
-		rc = copy_page_piece(d, gpa, p, chunk, to_guest);
 		if (rc != 0) {
 			return rc;
 		}

@@ -12,6 +12,34 @@
 #define PAR_PA     ULL(0x000000fffffff000)
 #define VTTBR_VMID_SHIFT U(48)
 
+int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma)
+{
+	uint64_t saved;
+	uint64_t par;
+	irqflags_t f;
+
+	/* The guest's stage 1 and VTTBR are only live on its own CPU, in a trap. */
+	if ((v == NULL) || (v != this_pcpu()->cur_vcpu)) {
+		return -XEN_EFAULT;
+	}
+	f = local_irq_save();
+	saved = sysreg_read(par_el1); /* guest state: give it back untouched */
+	if (write) {
+		__asm__ volatile("at s12e1w, %0" ::"r"(gva) : "memory");
+	} else {
+		__asm__ volatile("at s12e1r, %0" ::"r"(gva) : "memory");
+	}
+	isb();
+	par = sysreg_read(par_el1);
+	sysreg_write(par_el1, saved);
+	local_irq_restore(f);
+	if ((par & PAR_F) != 0U) {
+		return -XEN_EFAULT;
+	}
+	*ma = (par & PAR_PA) | PAGE_OFFSET_OF(gva);
+	return 0;
+}
+
 int arch_gva_to_ipa(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ipa)
 {
 	uint64_t saved;

@@ -11,6 +11,7 @@
 #include <bulkhead/mm.h>
 #include <bulkhead/hypercall.h>
 #include <bulkhead/xpfo.h>
+#include <public/errno.h>
 #include <arch_host.h>
 #include <bulkhead/console.h>
 #include <string.h>
@@ -76,6 +77,22 @@ int arch_gva_to_ipa(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ipa)
 	(void)v;
 	(void)write;
 	*ipa = gva;
+	return 0;
+}
+
+/* The host's stage 1 is the identity; stage 2 is the partition's p2m. */
+int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma)
+{
+	mfn_t mfn;
+	enum p2m_type t;
+
+	if ((v == NULL) || (p2m_lookup(&v->domain->p2m, gaddr_to_gfn(gva), &mfn, &t) != 0)) {
+		return -XEN_EFAULT;
+	}
+	if (write && ((t == p2m_ram_ro) || (t == p2m_grant_map_ro))) {
+		return -XEN_EFAULT;
+	}
+	*ma = mfn_to_maddr(mfn) | PAGE_OFFSET_OF(gva);
 	return 0;
 }
 

@@ -21,6 +21,14 @@ struct vcpu *arch_current_vcpu(void);
 
 /* Translate a guest virtual address of vCPU v through its stage 1. */
 int arch_gva_to_ipa(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ipa);
+/*
+ * Both stages at once, with the stage-2 permission for the access (write or
+ * read), for v, the vCPU this CPU is running: the machine address, or
+ * -XEN_EFAULT when either stage refuses. It does not say what the stage-2
+ * entry is (RAM, grant, MMIO): the caller decides which machine addresses it
+ * may take without the p2m walk.
+ */
+int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma);
 
 /* Make the hypervisor able to access one machine page; see mm.h. */
 void *arch_map_page(mfn_t mfn);
