@@ -80,13 +80,47 @@ static void vgic_kick(const struct vcpu *v)
 	}
 }
 
+static void vgic_lr_load(struct vgic_cpu *c, const struct vgic_dist *dist, unsigned int vcpu,
+			 unsigned int irq, int i);
+
+/*
+ * irq raised for v while this pCPU handles v's own trap with v's LRs loaded
+ * (an event v sent itself, a timer or an SGI taken in its trap): the guest
+ * cannot run until this trap returns, so load irq into a free LR now instead
+ * of leaving it to a full flush at exit. Caller holds c's lock.
+ */
+static bool vgic_raise_direct(struct vcpu *v, struct vgic_cpu *c, unsigned int irq)
+{
+	const struct pcpu *pc = this_pcpu();
+	const struct vgic_dist *dist;
+	int i;
+
+	if ((pc->cur_vcpu != v) || (pc->id >= CONFIG_NR_CPUS) || (vgic_loaded[pc->id] != v) ||
+	    c->lrs_stale) {
+		return false;
+	}
+	dist = vgic_dist_of(v->domain);
+	if (!vgic_dist_on(dist)) {
+		return false;
+	}
+	i = vgic_lr_direct(&c->lrs, &c->pending, gic_hw_nr_lrs(), irq,
+			   vgic_dist_irq_enabled(dist, v->vcpu_id, irq));
+	if (i < 0) {
+		return false;
+	}
+	vgic_lr_load(c, dist, v->vcpu_id, irq, i);
+	return true;
+}
+
 /* Mark irq pending on exactly v (no SPI re-routing) and kick it. */
 static void vgic_raise(struct vcpu *v, unsigned int irq)
 {
 	struct vgic_cpu *c = vgic_cpu_of(v);
 	irqflags_t f = vgic_lock(c);
 
-	vgic_set_add(&c->pending, irq);
+	if (!vgic_raise_direct(v, c, irq)) {
+		vgic_set_add(&c->pending, irq);
+	}
 	vgic_unlock(c, f);
 	vgic_kick(v);
 }

@@ -115,3 +115,16 @@ unsigned int vgic_lr_count(const struct vgic_lrs *l)
 {
 	return (unsigned int)__builtin_popcount(l->used);
 }
+
+int vgic_lr_direct(struct vgic_lrs *l, const struct vgic_irqset *pend, unsigned int nr_lrs,
+		   unsigned int irq, bool enabled)
+{
+	/*
+	 * Something else pending: the flush must choose the most urgent for the
+	 * free LRs. Already in an LR: the flush makes that LR pending again.
+	 */
+	if (!enabled || !vgic_set_empty(pend) || (vgic_lr_find(l, irq) >= 0)) {
+		return -1;
+	}
+	return vgic_lr_claim(l, nr_lrs, irq, false);
+}

@@ -68,5 +68,14 @@ int vgic_lr_claim(struct vgic_lrs *l, unsigned int nr_lrs, unsigned int irq, boo
 uint32_t vgic_lr_retire(struct vgic_lrs *l, uint32_t empty);
 /* Number of LRs in use. */
 unsigned int vgic_lr_count(const struct vgic_lrs *l);
+/*
+ * irq was raised for the vCPU whose LRs these are, while the pCPU holding them
+ * handles that vCPU's trap: claim a free LR for it at once (the caller loads it)
+ * when nothing waits in pend, irq is valid and enabled, not in an LR already
+ * and an LR among the first nr_lrs is free. The GIC then orders it against the
+ * other LRs by priority, as a flush would have. -1: leave it to the flush.
+ */
+int vgic_lr_direct(struct vgic_lrs *l, const struct vgic_irqset *pend, unsigned int nr_lrs,
+		   unsigned int irq, bool enabled);
 
 #endif
