@@ -75,7 +75,7 @@ static void vgic_unlock(struct vgic_cpu *c, irqflags_t f)
 
 static void vgic_kick(const struct vcpu *v)
 {
-	if (v->pcpu != arch_cpu_id()) {
+	if (v->pcpu != this_pcpu()->id) {
 		gic_send_sgi(v->pcpu, GIC_SGI_KICK);
 	}
 }
@@ -118,9 +118,11 @@ static void vgic_raise(struct vcpu *v, unsigned int irq)
 	struct vgic_cpu *c = vgic_cpu_of(v);
 	irqflags_t f = vgic_lock(c);
 
-	if (!vgic_raise_direct(v, c, irq)) {
-		vgic_set_add(&c->pending, irq);
+	if (vgic_raise_direct(v, c, irq)) {
+		vgic_unlock(c, f);   /* v runs here: no kick */
+		return;
 	}
+	vgic_set_add(&c->pending, irq);
 	vgic_unlock(c, f);
 	vgic_kick(v);
 }
@@ -134,7 +136,9 @@ void vgic_inject_irq(struct vcpu *v, unsigned int virq)
 		return;
 	}
 	d = v->domain;
-	t = vgic_dist_target(vgic_dist_of(d), virq, v->vcpu_id);
+	/* SGIs and PPIs are banked: only an SPI is routed (the event PPI, every send). */
+	t = (virq < VGIC_NR_PRIVATE) ? v->vcpu_id : vgic_dist_target(vgic_dist_of(d), virq,
+								     v->vcpu_id);
 	if (t >= d->nr_vcpus) {
 		t = 0U;
 	}

@@ -38,8 +38,6 @@
 #define GICR_TYPER      U(0x0008)
 #define GICR_WAKER      U(0x0014)
 
-#define CTLR_V2_MASK    U(0x1)          /* Enable */
-#define CTLR_V3_MASK    U(0x3)          /* EnableGrp1, EnableGrp1A (NS view) */
 #define CTLR_V3_ARE_NS  (U(1) << 4)
 #define WAKER_SLEEP     (U(1) << 1)
 #define WAKER_ASLEEP    (U(1) << 2)
@@ -88,11 +86,6 @@ void vgic_dist_reset(struct vgic_dist *d, uint32_t version, uint32_t nr_vcpus)
 	}
 }
 
-bool vgic_dist_on(const struct vgic_dist *d)
-{
-	return (read_atomic(&d->ctlr) & ((d->version == 2U) ? CTLR_V2_MASK : CTLR_V3_MASK)) != 0U;
-}
-
 /*
  * Guest affinity of a vCPU, as its VMPIDR_EL2 and Xen give it: Aff0 = id % 16,
  * Aff1 = id / 16 (16 per cluster: SGI target lists name Aff0 0-15 only).
@@ -130,17 +123,6 @@ unsigned int vgic_dist_target(const struct vgic_dist *d, unsigned int irq, unsig
 	t = read_atomic(&d->spi_targets[spi]);
 	/* One target only: the lowest vCPU of the mask (1-of-N delivery). */
 	return (t == 0U) ? 0U : (unsigned int)__builtin_ctz(t);
-}
-
-bool vgic_dist_irq_enabled(const struct vgic_dist *d, unsigned int vcpu, unsigned int irq)
-{
-	if (!vgic_irq_valid(irq) || vcpu >= d->nr_vcpus) {
-		return false;
-	}
-	if (irq < VGIC_NR_PRIVATE) {
-		return ((read_atomic(&d->priv[vcpu].enabled) >> irq) & 1U) != 0U;
-	}
-	return ((read_atomic(&d->spi_enabled[irq / 32U]) >> (irq % 32U)) & 1U) != 0U;
 }
 
 void vgic_dist_enabled_set(const struct vgic_dist *d, unsigned int vcpu, struct vgic_irqset *out)
@@ -432,7 +414,7 @@ static int gicd_ctlr(struct vgic_dist *d, bool write, uint64_t *val)
 {
 	if (d->version == 2U) {
 		if (write) {
-			write_atomic(&d->ctlr, (uint32_t)*val & CTLR_V2_MASK);
+			write_atomic(&d->ctlr, (uint32_t)*val & VGIC_CTLR_V2_MASK);
 		} else {
 			*val = read_atomic(&d->ctlr);
 		}
@@ -440,7 +422,7 @@ static int gicd_ctlr(struct vgic_dist *d, bool write, uint64_t *val)
 	}
 	/* Affinity routing is always on: ARE_NS reads as one, RWP as zero. */
 	if (write) {
-		write_atomic(&d->ctlr, (uint32_t)*val & CTLR_V3_MASK);
+		write_atomic(&d->ctlr, (uint32_t)*val & VGIC_CTLR_V3_MASK);
 	} else {
 		*val = read_atomic(&d->ctlr) | CTLR_V3_ARE_NS;
 	}

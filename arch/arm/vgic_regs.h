@@ -9,6 +9,7 @@
 #define ARM_VGIC_REGS_H
 
 #include "vgic_state.h"
+#include <bulkhead/atomic.h>
 
 #define VGIC_GICD_SIZE_V2   U(0x1000)
 #define VGIC_GICD_SIZE_V3   U(0x10000)
@@ -17,6 +18,8 @@
 #define VGIC_PRIO_MASK      U(0xf8)     /* 5 priority bits, as GIC-400 and QEMU */
 #define VGIC_IROUTER_MASK   ULL(0xff800fffff) /* Aff3, IRM, Aff2, Aff1, Aff0 */
 #define VGIC_IROUTER_IRM    (ULL(1) << 31)
+#define VGIC_CTLR_V2_MASK   U(0x1)      /* Enable */
+#define VGIC_CTLR_V3_MASK   U(0x3)      /* EnableGrp1, EnableGrp1A (NS view) */
 
 BUILD_ASSERT(CONFIG_MAX_VCPUS <= 64);
 
@@ -60,9 +63,26 @@ void vgic_dist_reset_priv(struct vgic_dist *d, unsigned int vcpu);
 
 /* The vCPU an interrupt raised by (or for) vCPU self is delivered to. */
 unsigned int vgic_dist_target(const struct vgic_dist *d, unsigned int irq, unsigned int self);
-bool vgic_dist_irq_enabled(const struct vgic_dist *d, unsigned int vcpu, unsigned int irq);
+/* Inline, as vgic_dist_on: every interrupt delivered asks both. */
+static inline bool vgic_dist_irq_enabled(const struct vgic_dist *d, unsigned int vcpu,
+					 unsigned int irq)
+{
+	if (!vgic_irq_valid(irq) || vcpu >= d->nr_vcpus) {
+		return false;
+	}
+	if (irq < VGIC_NR_PRIVATE) {
+		return ((read_atomic(&d->priv[vcpu].enabled) >> irq) & 1U) != 0U;
+	}
+	return ((read_atomic(&d->spi_enabled[irq / 32U]) >> (irq % 32U)) & 1U) != 0U;
+}
+
 /* The guest has turned its distributor on (some group enabled). */
-bool vgic_dist_on(const struct vgic_dist *d);
+static inline bool vgic_dist_on(const struct vgic_dist *d)
+{
+	return (read_atomic(&d->ctlr) &
+		((d->version == 2U) ? VGIC_CTLR_V2_MASK : VGIC_CTLR_V3_MASK)) != 0U;
+}
+
 /* Enabled set of vCPU vcpu, as vgic_pick wants it. */
 void vgic_dist_enabled_set(const struct vgic_dist *d, unsigned int vcpu, struct vgic_irqset *out);
 

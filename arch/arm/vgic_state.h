@@ -43,10 +43,36 @@ static inline bool vgic_irq_valid(unsigned int irq)
 	return irq < VGIC_NR_IRQS;
 }
 
-void vgic_set_add(struct vgic_irqset *s, unsigned int irq);
-void vgic_set_del(struct vgic_irqset *s, unsigned int irq);
-bool vgic_set_has(const struct vgic_irqset *s, unsigned int irq);
-bool vgic_set_empty(const struct vgic_irqset *s);
+/* Inline: the event path adds, drops and tests one bit per delivery. */
+static inline void vgic_set_add(struct vgic_irqset *s, unsigned int irq)
+{
+	if (vgic_irq_valid(irq)) {
+		s->w[irq / 32U] |= U(1) << (irq % 32U);
+	}
+}
+
+static inline void vgic_set_del(struct vgic_irqset *s, unsigned int irq)
+{
+	if (vgic_irq_valid(irq)) {
+		s->w[irq / 32U] &= ~(U(1) << (irq % 32U));
+	}
+}
+
+static inline bool vgic_set_has(const struct vgic_irqset *s, unsigned int irq)
+{
+	return vgic_irq_valid(irq) && ((s->w[irq / 32U] >> (irq % 32U)) & 1U) != 0U;
+}
+
+static inline bool vgic_set_empty(const struct vgic_irqset *s)
+{
+	uint32_t any = 0U;
+	unsigned int i;
+
+	for (i = 0U; i < VGIC_NR_WORDS; i++) {
+		any |= s->w[i];
+	}
+	return any == 0U;
+}
 
 /*
  * The pending interrupt to load next: in pend and in enabled, not already in
@@ -57,17 +83,66 @@ unsigned int vgic_pick(const struct vgic_irqset *pend, const struct vgic_irqset 
 		       const uint8_t prio_priv[VGIC_NR_PRIVATE], const uint8_t prio_spi[VGIC_NR_SPIS],
 		       const struct vgic_lrs *lrs);
 
-/* Index of the LR holding irq, or -1. */
-int vgic_lr_find(const struct vgic_lrs *l, unsigned int irq);
+/*
+ * LR bookkeeping, inline: the event path claims one LR and retires it at
+ * every delivery. Index of the LR holding irq, or -1.
+ */
+static inline int vgic_lr_find(const struct vgic_lrs *l, unsigned int irq)
+{
+	uint32_t used = l->used;
+
+	while (used != 0U) {
+		unsigned int i = (unsigned int)__builtin_ctz(used);
+
+		used &= used - 1U;
+		if (l->irq[i] == irq) {
+			return (int)i;
+		}
+	}
+	return -1;
+}
+
 /* Claim a free LR among the first nr_lrs for irq; -1 when all are busy. */
-int vgic_lr_claim(struct vgic_lrs *l, unsigned int nr_lrs, unsigned int irq, bool hw);
+static inline int vgic_lr_claim(struct vgic_lrs *l, unsigned int nr_lrs, unsigned int irq,
+				bool hw)
+{
+	uint32_t all = (nr_lrs >= 32U) ? ~U(0) : (((uint32_t)1U << nr_lrs) - 1U);
+	uint32_t free = ~l->used & all & (((uint32_t)1U << VGIC_MAX_LRS) - 1U);
+	unsigned int i;
+
+	if (free == 0U || !vgic_irq_valid(irq)) {
+		return -1;
+	}
+	i = (unsigned int)__builtin_ctz(free);
+	l->used |= U(1) << i;
+	if (hw) {
+		l->hw |= U(1) << i;
+	} else {
+		l->hw &= ~(U(1) << i);
+	}
+	l->irq[i] = (uint16_t)irq;
+	return (int)i;
+}
+
 /*
  * Release every used LR whose bit is set in empty (the hardware's ELRSR:
  * the guest has finished with it). Returns the released LRs' mask.
  */
-uint32_t vgic_lr_retire(struct vgic_lrs *l, uint32_t empty);
+static inline uint32_t vgic_lr_retire(struct vgic_lrs *l, uint32_t empty)
+{
+	uint32_t done = l->used & empty;
+
+	l->used &= ~done;
+	l->hw &= ~done;
+	return done;
+}
+
 /* Number of LRs in use. */
-unsigned int vgic_lr_count(const struct vgic_lrs *l);
+static inline unsigned int vgic_lr_count(const struct vgic_lrs *l)
+{
+	return (unsigned int)__builtin_popcount(l->used);
+}
+
 /*
  * irq was raised for the vCPU whose LRs these are, while the pCPU holding them
  * handles that vCPU's trap: claim a free LR for it at once (the caller loads it)
@@ -75,7 +150,17 @@ unsigned int vgic_lr_count(const struct vgic_lrs *l);
  * and an LR among the first nr_lrs is free. The GIC then orders it against the
  * other LRs by priority, as a flush would have. -1: leave it to the flush.
  */
-int vgic_lr_direct(struct vgic_lrs *l, const struct vgic_irqset *pend, unsigned int nr_lrs,
-		   unsigned int irq, bool enabled);
+static inline int vgic_lr_direct(struct vgic_lrs *l, const struct vgic_irqset *pend,
+				 unsigned int nr_lrs, unsigned int irq, bool enabled)
+{
+	/*
+	 * Something else pending: the flush must choose the most urgent for the
+	 * free LRs. Already in an LR: the flush makes that LR pending again.
+	 */
+	if (!enabled || !vgic_set_empty(pend) || (vgic_lr_find(l, irq) >= 0)) {
+		return -1;
+	}
+	return vgic_lr_claim(l, nr_lrs, irq, false);
+}
 
 #endif

@@ -418,8 +418,6 @@ long evtchn_do_op(struct domain *d, unsigned int cmd, void *arg, bool *copy_back
 		return evtchn_bind_pirq(d, arg);
 	case EVTCHNOP_close:
 		return evtchn_close_port(d, ((struct evtchn_close *)arg)->port);
-	case EVTCHNOP_send:
-		return evtchn_send_port(d, ((struct evtchn_send *)arg)->port);
 	case EVTCHNOP_status:
 		*copy_back = true;
 		return evtchn_status(arg);

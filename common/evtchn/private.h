@@ -153,7 +153,10 @@ int evtchn_close_port(struct domain *d, uint32_t port);
 int evtchn_send_port(struct domain *d, uint32_t port);
 int evtchn_unmask_port(struct domain *d, uint32_t port);
 
-/* One EVTCHNOP on its argument, already copied in; copy_back: write it out. */
+/*
+ * One EVTCHNOP on its argument, already copied in; copy_back: write it out.
+ * EVTCHNOP_send does not come here (do_event_channel_op sends directly).
+ */
 long evtchn_do_op(struct domain *d, unsigned int cmd, void *arg, bool *copy_back);
 
 /* Internal only, never returned to a guest: continue the hypercall. */
