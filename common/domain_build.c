@@ -60,7 +60,7 @@ static int dom_write(struct domain *d, uint64_t off, const uint8_t *src, uint64_
 		uint64_t n = MIN(len - done, PAGE_SIZE - PAGE_OFFSET_OF(ma));
 		uint8_t *va = map_domain_page(maddr_to_mfn(ma));
 		(void)memcpy(&va[PAGE_OFFSET_OF(ma)], &src[done], n);
-		unmap_domain_page(va);
+		unmap_domain_page_clean(va);
 		done += n;
 	}
 	return 0;
@@ -94,7 +94,7 @@ static int dom_copy_module(struct domain *d, uint64_t off, const struct boot_mod
 		s = map_domain_page(maddr_to_mfn(src));
 		t = map_domain_page(maddr_to_mfn(dst));
 		(void)memcpy(&t[PAGE_OFFSET_OF(dst)], &s[PAGE_OFFSET_OF(src)], n);
-		unmap_domain_page(t);
+		unmap_domain_page_clean(t);
 		unmap_domain_page(s);
 		done += n;
 	}

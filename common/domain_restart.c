@@ -17,7 +17,7 @@ void domain_scrub(struct domain *d)
 	for (off = 0U; off < d->ram_bytes; off += PAGE_SIZE) {
 		void *va = map_domain_page(maddr_to_mfn(d->ram_maddr + off));
 		arch_clear_page(va);
-		unmap_domain_page_written(va, 0U, 0U); /* already cleaned */
+		unmap_domain_page(va); /* arch_clear_page() cleaned it */
 	}
 }
 

@@ -33,11 +33,10 @@ static void copy_maddr_piece(paddr_t ma, void *buf, size_t len, bool to_guest)
 
 	if (to_guest) {
 		(void)memcpy(va + PAGE_OFFSET_OF(ma), buf, len);
-		unmap_domain_page_written(va, PAGE_OFFSET_OF(ma), len);
 	} else {
 		(void)memcpy(buf, va + PAGE_OFFSET_OF(ma), len);
-		unmap_domain_page_written(va, 0U, 0U);
 	}
+	unmap_domain_page(va);
 }
 
 /* One contiguous piece within a page: gpa to machine page, then copy. */
@@ -95,6 +94,54 @@ static int copy_guest(const struct vcpu *v, struct domain *d, uint64_t addr, voi
 		len -= chunk;
 	}
 	return 0;
+}
+
+int guest_elem_read(struct guest_elem *e, const struct vcpu *v, vaddr_t gva, void *dst,
+		    size_t len)
+{
+	paddr_t ma;
+
+	e->v = v;
+	e->gva = gva;
+	e->len = len;
+	e->va = NULL;
+	if ((len == 0U) || (len > (PAGE_SIZE - PAGE_OFFSET_OF(gva))) ||
+	    (arch_gva_to_maddr(v, gva, false, &ma) != 0) || !maddr_in_own_ram(v->domain, ma)) {
+		/* Across a page, or not plainly the partition's RAM: the general path. */
+		return copy_from_guest_vcpu(v, dst, gva, len);
+	}
+	e->va = map_domain_page(maddr_to_mfn(ma));
+	e->ma = ma;
+	(void)memcpy(dst, &e->va[PAGE_OFFSET_OF(ma)], len);
+	return 0;
+}
+
+void guest_elem_release(struct guest_elem *e)
+{
+	if (e->va != NULL) {
+		unmap_domain_page(e->va);
+		e->va = NULL;
+	}
+}
+
+int guest_elem_write(struct guest_elem *e, size_t off, const void *src, size_t len)
+{
+	vaddr_t gva = e->gva + off;
+	paddr_t ma;
+
+	if ((off > e->len) || (len > (e->len - off))) {
+		guest_elem_release(e);
+		return -XEN_EFAULT;   /* a caller bug: outside what was read */
+	}
+	/* Same page, so same partition RAM: only the write permission and the page to check. */
+	if ((e->va != NULL) && (arch_gva_to_maddr(e->v, gva, true, &ma) == 0) &&
+	    ((ma - PAGE_OFFSET_OF(ma)) == (e->ma - PAGE_OFFSET_OF(e->ma)))) {
+		(void)memcpy(&e->va[PAGE_OFFSET_OF(ma)], src, len);
+		guest_elem_release(e);
+		return 0;
+	}
+	guest_elem_release(e);
+	return copy_to_guest_vcpu(e->v, gva, src, len);
 }
 
 int copy_from_guest_vcpu(const struct vcpu *v, void *dst, vaddr_t gva, size_t len)

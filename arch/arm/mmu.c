@@ -256,28 +256,30 @@ static uint64_t slot_pte(mfn_t mfn)
 	return (ma & PTE_ADDR) | PROT_RW | PTE_PAGE;
 }
 
+#if CONFIG_XPFO
+BUILD_ASSERT((CONFIG_MAP_SLOTS_PER_CPU >= 1) && (CONFIG_MAP_SLOTS_PER_CPU <= 32));
+#define MAP_SLOTS_MASK \
+	((uint32_t)(((uint64_t)1U << (unsigned int)CONFIG_MAP_SLOTS_PER_CPU) - 1U))
+#endif
+
 void *arch_map_page(mfn_t mfn)
 {
 #if CONFIG_XPFO
+	uint64_t pte = slot_pte(mfn);
 	irqflags_t f = local_irq_save();
 	struct pcpu *pc = this_pcpu();
-	uint64_t pte = slot_pte(mfn);
-	unsigned int s;
+	uint32_t free = ~pc->map_used & MAP_SLOTS_MASK;
 	unsigned int idx;
 
-	for (s = 0U; s < CONFIG_MAP_SLOTS_PER_CPU; s++) {
-		if ((pc->map_used & (U(1) << s)) == 0U) {
-			break;
-		}
-	}
-	if (s == CONFIG_MAP_SLOTS_PER_CPU) {
+	if (free == 0U) {
 		panic("bulkhead: CPU%u: all %u mapping slots busy", pc->id,
 		      (unsigned int)CONFIG_MAP_SLOTS_PER_CPU);
 	}
-	pc->map_used |= U(1) << s;
-	idx = (pc->id * CONFIG_MAP_SLOTS_PER_CPU) + s;
+	free &= ~free + 1U; /* the lowest free slot */
+	pc->map_used |= free;
+	idx = (pc->id * CONFIG_MAP_SLOTS_PER_CPU) + (unsigned int)__builtin_ctz(free);
 	/* The slot was invalid: no TLB entry to remove, only order the write. */
-	store_release(&slot_l3[idx], pte);
+	write_atomic(&slot_l3[idx], pte);
 	dsb_ishst();
 	isb();
 	local_irq_restore(f);
@@ -290,41 +292,34 @@ void *arch_map_page(mfn_t mfn)
 
 void arch_unmap_page(void *va)
 {
-	arch_unmap_page_written(va, 0U, PAGE_SIZE);
+#if CONFIG_XPFO
+	uint64_t a = (uint64_t)(uintptr_t)va & PAGE_MASK;
+	irqflags_t f = local_irq_save();
+	struct pcpu *pc = this_pcpu();
+	/* Below the slots, idx wraps to a huge value: one compare refuses both. */
+	uint64_t idx = (a - MAP_SLOTS_VA) >> PAGE_SHIFT;
+	uint64_t s = idx - ((uint64_t)pc->id * CONFIG_MAP_SLOTS_PER_CPU);
+
+	if ((a < MAP_SLOTS_VA) || (s >= CONFIG_MAP_SLOTS_PER_CPU)) {
+		panic("bulkhead: CPU%u: unmap of foreign slot %p", pc->id, va);
+	}
+	write_atomic(&slot_l3[idx], 0U);
+	dsb_ishst();
+	/* Only this CPU ever used the slot: a local invalidation suffices. */
+	__asm__ volatile("tlbi vae2, %0" ::"r"(a >> PAGE_SHIFT) : "memory");
+	dsb_nsh();
+	isb();
+	pc->map_used &= ~(U(1) << (unsigned int)s);
+	local_irq_restore(f);
+#else
+	(void)va;
+#endif
 }
 
-void arch_unmap_page_written(void *va, size_t off, size_t len)
+void arch_unmap_page_clean(void *va)
 {
-	uint64_t a = (uint64_t)(uintptr_t)va & PAGE_MASK;
-
-	/* A partition may read its RAM uncached (MMU off): make writes visible. */
-	if ((off >= PAGE_SIZE) || (len > (PAGE_SIZE - off))) {
-		cache_clean_range((void *)(uintptr_t)a, PAGE_SIZE); /* a caller bug: be safe */
-	} else if (len != 0U) {
-		cache_clean_range((void *)(uintptr_t)(a + off), len);
-	} else {
-		/* Only read: nothing to clean. */
-	}
-#if CONFIG_XPFO
-	{
-		irqflags_t f = local_irq_save();
-		struct pcpu *pc = this_pcpu();
-		uint64_t idx = (a - MAP_SLOTS_VA) >> PAGE_SHIFT;
-		uint64_t first = (uint64_t)pc->id * CONFIG_MAP_SLOTS_PER_CPU;
-
-		if ((a < MAP_SLOTS_VA) || (idx < first) || (idx >= first + CONFIG_MAP_SLOTS_PER_CPU)) {
-			panic("bulkhead: CPU%u: unmap of foreign slot %p", pc->id, va);
-		}
-		write_atomic(&slot_l3[idx], 0U);
-		dsb_ishst();
-		/* Only this CPU ever used the slot: a local invalidation suffices. */
-		__asm__ volatile("tlbi vae2, %0" ::"r"(a >> PAGE_SHIFT) : "memory");
-		dsb_nsh();
-		isb();
-		pc->map_used &= ~(U(1) << (idx - first));
-		local_irq_restore(f);
-	}
-#endif
+	cache_clean_range((void *)(uintptr_t)((uint64_t)(uintptr_t)va & PAGE_MASK), PAGE_SIZE);
+	arch_unmap_page(va);
 }
 
 void *map_domain_page_global(mfn_t mfn)

@@ -106,15 +106,15 @@ void gnttab_copy_one(struct vcpu *v, struct gnttab_copy *op)
 		uint8_t *p = map_domain_page(src.mfn);
 
 		(void)memmove(&p[op->dest.offset], &p[op->source.offset], op->len);
-		unmap_domain_page_written(p, op->dest.offset, op->len);
+		unmap_domain_page(p);
 	} else if (rc == GNTST_okay) {
 		uint8_t *s = map_domain_page(src.mfn);
 		uint8_t *d = map_domain_page(dst.mfn);
 
-		/* Two frames cannot overlap; the clean rides along with the copy. */
-		arch_copy_page_clean(&d[op->dest.offset], &s[op->source.offset], op->len);
-		unmap_domain_page_written(d, 0U, 0U);
-		unmap_domain_page_written(s, 0U, 0U);
+		/* Two frames cannot overlap. */
+		(void)memcpy(&d[op->dest.offset], &s[op->source.offset], op->len);
+		unmap_domain_page(d);
+		unmap_domain_page(s);
 	} else {
 		/* Refused: the status says why. */
 	}

@@ -58,6 +58,7 @@ static long gnttab_array(struct vcpu *v, const struct gnttab_array_op *op, xen_g
 			 unsigned int count)
 {
 	union gnttab_elem e;
+	struct guest_elem g;
 	unsigned int i;
 
 	for (i = 0U; i < count; i++) {
@@ -66,12 +67,12 @@ static long gnttab_array(struct vcpu *v, const struct gnttab_array_op *op, xen_g
 		if ((i != 0U) && hypercall_preempt_check(i)) {
 			return (long)i;
 		}
-		if (copy_from_guest(&e, p, op->size) != 0) {
+		if (guest_elem_read(&g, v, p, &e, op->size) != 0) {
 			return -XEN_EFAULT;
 		}
 		op->fn(v, &e);
-		if (copy_to_guest(p + op->out_off, &((const uint8_t *)&e)[op->out_off],
-				  op->out_len) != 0) {
+		if (guest_elem_write(&g, op->out_off, &((const uint8_t *)&e)[op->out_off],
+				     op->out_len) != 0) {
 			return -XEN_EFAULT;
 		}
 	}

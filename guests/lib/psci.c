@@ -7,7 +7,7 @@
 
 extern char secondary_entry[];
 /* Read by secondary_entry in start.S: one stack per vCPU index. */
-uint8_t secondary_stacks[GUEST_MAX_CPUS][SECONDARY_STACK_SIZE] __attribute__((aligned(16)));
+uint8_t secondary_stacks[GUEST_MAX_CPUS][SECONDARY_STACK_SIZE] __attribute__((aligned(4096)));
 static void (*secondary_fn[GUEST_MAX_CPUS])(unsigned int cpu);
 
 int64_t psci_call(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3)

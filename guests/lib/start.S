@@ -64,7 +64,12 @@ secondary_entry:
 	b	4b
 
 	.bss
-	.balign	16
+	/*
+	 * Page-aligned stacks: a hypercall argument struct in a frame near the
+	 * top cannot then straddle a page for no reason (each straddle costs
+	 * the hypervisor a second translation and mapping).
+	 */
+	.balign	4096
 	.space	PRIMARY_STACK_SIZE
 	.global __stack_top
 __stack_top:

@@ -32,26 +32,27 @@ int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma
 
 /* Make the hypervisor able to access one machine page; see mm.h. */
 void *arch_map_page(mfn_t mfn);
-/* End that access, cleaning the whole page to the point of coherency. */
+/*
+ * End that access. No cache maintenance: the Xen ABI requires every page a
+ * partition shares with the hypervisor (hypercall arguments, granted pages,
+ * shared_info, ...) to be Normal Inner/Outer Write-Back Inner-Shareable in
+ * the partition, the attributes of this mapping, so the caches keep the two
+ * views coherent.
+ */
 void arch_unmap_page(void *va);
 /*
- * End it when only bytes [off, off + len) of the page were written through
- * va (len 0: only read): only those cache lines are cleaned.
+ * End an access that wrote what a partition reads before it turns its MMU
+ * on (its image, at build): the whole page is cleaned to the point of
+ * coherency first.
  */
-void arch_unmap_page_written(void *va, size_t off, size_t len);
+void arch_unmap_page_clean(void *va);
 /*
  * Zero one page that arch_map_page() mapped and clean it to the point of
- * coherency (end the access with arch_unmap_page_written(va, 0, 0)).
+ * coherency (end the access with arch_unmap_page(va)).
  * Scrubbing a partition's RAM clears every page it owns at boot and at each
  * restart, so it must cost a few instructions per cache line, not per word.
  */
 void arch_clear_page(void *va);
-/*
- * Copy len bytes into a page that arch_map_page() mapped (dst), cleaning the
- * lines written to the point of coherency in the same pass (end the access
- * with arch_unmap_page_written(va, 0, 0)). Not for overlapping ranges.
- */
-void arch_copy_page_clean(void *dst, const void *src, size_t len);
 
 /* Invalidate stage-2 TLB entries of one VMID: one IPA, or all of them. */
 void arch_tlb_flush_ipa(uint16_t vmid, paddr_t ipa);

@@ -26,14 +26,10 @@ static inline void unmap_domain_page(void *va)
 	arch_unmap_page(va);
 }
 
-/*
- * For an access that wrote only [off, off + len) of the page (len 0: read
- * only): the hypervisor cleans what it wrote so a partition running with
- * its caches off sees it; a 4 KiB clean per small copy is what this saves.
- */
-static inline void unmap_domain_page_written(void *va, size_t off, size_t len)
+/* For what a partition reads with its MMU off: its image (see arch.h). */
+static inline void unmap_domain_page_clean(void *va)
 {
-	arch_unmap_page_written(va, off, len);
+	arch_unmap_page_clean(va);
 }
 
 /*

@@ -37,6 +37,9 @@ struct grant_entry_v1 *harness_gnt_entry(struct domain *d, uint32_t ref);
 /* Grant ref of d to domain `to` on frame gfn, as a guest does: flags last. */
 void harness_gnt_grant(struct domain *d, uint32_t ref, domid_t to, gfn_t gfn, uint16_t flags);
 
+/* Pages the host arch "cleaned to the point of coherency" (arch/host/host.c). */
+extern int64_t host_page_cleans;
+
 /* Requirement IDs a test verifies (docs/requirements); read by tools. */
 #define VERIFIES(...) /* requirement trace: __VA_ARGS__ */
 
