@@ -21,7 +21,7 @@ HYP_CPPFLAGS := -nostdinc -isystem $(shell $(HYP_CC) -print-file-name=include) \
 	-I$(SRCTREE)/include -I$(SRCTREE)/arch/arm/include -I$(BUILD)/include
 HYP_CFLAGS := -std=c11 -ffreestanding -fno-builtin-printf -Wall -Wextra -Werror $(HYP_OPT) -g \
 	-mgeneral-regs-only -mstrict-align -mno-outline-atomics -march=armv8-a \
-	-fno-stack-protector -fstack-usage -fcallgraph-info=su -fno-omit-frame-pointer -mno-omit-leaf-frame-pointer \
+	-fno-stack-protector -fstack-usage -fcallgraph-info=su -fno-omit-frame-pointer -momit-leaf-frame-pointer \
 	-fno-pie -fno-pic -fno-common -ffunction-sections -fdata-sections
 HYP_CFLAGS += $(HYP_EXTRA_CFLAGS)
 HYP_ASFLAGS := -D__ASSEMBLER__ -march=armv8-a -g

@@ -245,48 +245,97 @@ static bool maddr_in_ram(paddr_t ma)
 	return false;
 }
 
+/*
+ * The failures of the slot paths, out of line and reached by tail calls, so
+ * the hot paths need no stack frame: each is a hypervisor bug, never guest
+ * input, and none returns (the pointer type only makes the tail call).
+ */
+static __attribute__((noinline, cold)) void *slot_bad_maddr(paddr_t ma)
+{
+	/* Common code maps RAM only. */
+	panic("bulkhead: map of non-RAM page 0x%llx", (unsigned long long)ma);
+}
+
 static uint64_t slot_pte(mfn_t mfn)
 {
 	paddr_t ma = mfn_to_maddr(mfn);
 
 	if (!maddr_in_ram(ma)) {
-		/* Common code maps RAM only: anything else is a hypervisor bug. */
-		panic("bulkhead: map of non-RAM page 0x%llx", (unsigned long long)ma);
+		(void)slot_bad_maddr(ma);
 	}
 	return (ma & PTE_ADDR) | PROT_RW | PTE_PAGE;
 }
 
 #if CONFIG_XPFO
-BUILD_ASSERT((CONFIG_MAP_SLOTS_PER_CPU >= 1) && (CONFIG_MAP_SLOTS_PER_CPU <= 32));
-#define MAP_SLOTS_MASK \
-	((uint32_t)(((uint64_t)1U << (unsigned int)CONFIG_MAP_SLOTS_PER_CPU) - 1U))
+BUILD_ASSERT((CONFIG_MAP_SLOTS_PER_CPU >= 1) && (CONFIG_MAP_SLOTS_PER_CPU <= 31));
+
+static __attribute__((noinline, cold)) void *slot_all_busy(const struct pcpu *pc)
+{
+	panic("bulkhead: CPU%u: all %u mapping slots busy", pc->id,
+	      (unsigned int)CONFIG_MAP_SLOTS_PER_CPU);
+}
+
+static __noreturn __attribute__((noinline, cold)) void slot_foreign(const struct pcpu *pc,
+								    const void *va)
+{
+	panic("bulkhead: CPU%u: unmap of foreign slot %p", pc->id, va);
+}
+
+/*
+ * The slots are per CPU and no interrupt handler maps a page, so the only
+ * users are this CPU's hypercall, boot and restart paths, which run with
+ * IRQs masked (exception entry masks them; only the idle loop unmasks):
+ * nothing can interleave with an update of map_used. Debug builds check it.
+ */
+static inline void slot_check_irqs_masked(void)
+{
+#if CONFIG_DEBUG
+	if ((sysreg_read(daif) & DAIF_I) == 0U) {
+		panic("bulkhead: CPU%u: mapping slot used with IRQs unmasked", this_pcpu()->id);
+	}
 #endif
+}
+#endif
+
+void mmu_percpu_slots(struct pcpu *pc)
+{
+#if CONFIG_XPFO
+	uint64_t first = (uint64_t)pc->id * CONFIG_MAP_SLOTS_PER_CPU;
+
+	pc->map_ptes = &slot_l3[first];
+	pc->map_va = MAP_SLOTS_VA + (first << PAGE_SHIFT);
+#else
+	pc->map_ptes = NULL;
+	pc->map_va = 0U;
+#endif
+}
 
 void *arch_map_page(mfn_t mfn)
 {
+	paddr_t ma = mfn_to_maddr(mfn);
 #if CONFIG_XPFO
-	uint64_t pte = slot_pte(mfn);
-	irqflags_t f = local_irq_save();
 	struct pcpu *pc = this_pcpu();
-	uint32_t free = ~pc->map_used & MAP_SLOTS_MASK;
-	unsigned int idx;
+	/* The lowest free slot; bits past the last slot count as free, so test the index. */
+	unsigned int s = (unsigned int)__builtin_ctz(~pc->map_used);
 
-	if (free == 0U) {
-		panic("bulkhead: CPU%u: all %u mapping slots busy", pc->id,
-		      (unsigned int)CONFIG_MAP_SLOTS_PER_CPU);
+	if (!maddr_in_ram(ma)) {
+		return slot_bad_maddr(ma);
 	}
-	free &= ~free + 1U; /* the lowest free slot */
-	pc->map_used |= free;
-	idx = (pc->id * CONFIG_MAP_SLOTS_PER_CPU) + (unsigned int)__builtin_ctz(free);
+	slot_check_irqs_masked();
+	if (s >= CONFIG_MAP_SLOTS_PER_CPU) {
+		return slot_all_busy(pc);
+	}
+	pc->map_used |= U(1) << s;
 	/* The slot was invalid: no TLB entry to remove, only order the write. */
-	write_atomic(&slot_l3[idx], pte);
+	write_atomic(&pc->map_ptes[s], (ma & PTE_ADDR) | PROT_RW | PTE_PAGE);
 	dsb_ishst();
 	isb();
-	local_irq_restore(f);
-	return (void *)(uintptr_t)(MAP_SLOTS_VA + ((uint64_t)idx << PAGE_SHIFT));
+	return (void *)(uintptr_t)(pc->map_va + ((uint64_t)s << PAGE_SHIFT));
 #else
-	(void)slot_pte(mfn);
-	return (void *)(uintptr_t)mfn_to_maddr(mfn);
+	if (!maddr_in_ram(ma)) {
+		return slot_bad_maddr(ma);
+	}
+	return (void *)(uintptr_t)ma;
 #endif
 }
 
@@ -294,23 +343,21 @@ void arch_unmap_page(void *va)
 {
 #if CONFIG_XPFO
 	uint64_t a = (uint64_t)(uintptr_t)va & PAGE_MASK;
-	irqflags_t f = local_irq_save();
 	struct pcpu *pc = this_pcpu();
-	/* Below the slots, idx wraps to a huge value: one compare refuses both. */
-	uint64_t idx = (a - MAP_SLOTS_VA) >> PAGE_SHIFT;
-	uint64_t s = idx - ((uint64_t)pc->id * CONFIG_MAP_SLOTS_PER_CPU);
+	/* Below this CPU's slots the difference wraps to a huge value: one compare. */
+	uint64_t s = (a - pc->map_va) >> PAGE_SHIFT;
 
-	if ((a < MAP_SLOTS_VA) || (s >= CONFIG_MAP_SLOTS_PER_CPU)) {
-		panic("bulkhead: CPU%u: unmap of foreign slot %p", pc->id, va);
+	if (s >= CONFIG_MAP_SLOTS_PER_CPU) {
+		slot_foreign(pc, va);
 	}
-	write_atomic(&slot_l3[idx], 0U);
+	slot_check_irqs_masked();
+	write_atomic(&pc->map_ptes[s], 0U);
 	dsb_ishst();
 	/* Only this CPU ever used the slot: a local invalidation suffices. */
 	__asm__ volatile("tlbi vae2, %0" ::"r"(a >> PAGE_SHIFT) : "memory");
 	dsb_nsh();
 	isb();
 	pc->map_used &= ~(U(1) << (unsigned int)s);
-	local_irq_restore(f);
 #else
 	(void)va;
 #endif

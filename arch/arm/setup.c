@@ -25,6 +25,7 @@ void percpu_init(unsigned int cpu)
 	pc->cur_vcpu = NULL;
 	pc->sys_loaded = NULL;
 	pc->map_used = 0U;
+	mmu_percpu_slots(pc);
 	sysreg_write(tpidr_el2, (uint64_t)(uintptr_t)pc);
 	isb();
 }

@@ -24,6 +24,9 @@
 void mmu_map_device(paddr_t pa, uint64_t size);
 /* Clean data cache lines of [va, va+size) to the point of coherency. */
 void cache_clean_range(const void *va, uint64_t size);
+struct pcpu;
+/* Point pc at its own temporary mapping slots (the tables exist by then). */
+void mmu_percpu_slots(struct pcpu *pc);
 /* Boot: check that no partition RAM translates at EL2 (CONFIG_XPFO). */
 void mmu_xpfo_selfcheck(void);
 #endif

@@ -15,6 +15,8 @@ struct pcpu {
 	struct vcpu *sys_loaded;  /* whose EL1 registers and EL2 guest controls the CPU holds */
 	uint32_t id;
 	uint32_t map_used;        /* busy temporary mapping slots (XPFO) */
+	uint64_t *map_ptes;       /* this CPU's slot entries in the EL2 tables (XPFO) */
+	uint64_t map_va;          /* the address of its first slot (XPFO) */
 	bool online;
 } __cacheline_aligned;
 

@@ -78,6 +78,7 @@ static inline void dsb_ish(void) { __asm__ volatile("dsb ish" ::: "memory"); }
 static inline void dsb_ishst(void) { __asm__ volatile("dsb ishst" ::: "memory"); }
 static inline void dsb_nsh(void) { __asm__ volatile("dsb nsh" ::: "memory"); }
 static inline void wfi(void) { __asm__ volatile("wfi" ::: "memory"); }
+#define DAIF_I (U(1) << 7)   /* PSTATE.I as DAIF reads it: IRQs masked */
 static inline void local_irq_disable(void) { __asm__ volatile("msr daifset, #2" ::: "memory"); }
 static inline void local_irq_enable(void) { __asm__ volatile("msr daifclr, #2" ::: "memory"); }
 #endif
