@@ -8,7 +8,8 @@
 # CONFIG_LOCK_CHECK=n) with CONFIG_XPFO=y and =n (same partition image, same
 # QEMU command) and, where the anchor is present, Xen
 # 4.17 (XEN_IMAGE, default /tmp/xen-anchor/cache/xen-4.17-arm64).
-# Writes $BUILD/bench/paths.csv.
+# Writes $BUILD/bench/paths.csv and paths.png (mean instructions per op, one
+# bar per hypervisor and xpfo setting).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$PWD/build}"
@@ -17,11 +18,11 @@ XEN_IMAGE="${XEN_IMAGE:-${XEN_ANCHOR_WORK:-/tmp/xen-anchor}/cache/xen-4.17-arm64
 FRAG=dts/bench/paths.dtsi
 mkdir -p "$OUT"
 CSV="$OUT/paths.csv"
-echo "hypervisor,build,xpfo,op,mean_insns,p99_insns,max_insns" > "$CSV"
+echo "hypervisor,xpfo,op,mean_insns,p99_insns,max_insns" > "$CSV"
 
-# $1 hypervisor label, $2 build column, $3 xpfo column, $4 image, $5 log
+# $1 hypervisor label, $2 xpfo column, $3 image, $4 log
 run_one() {
-	local hv=$1 build=$2 xpfo=$3 img=$4 log=$5
+	local hv=$1 xpfo=$2 img=$3 log=$4
 	local until=()
 	[ "$hv" = xen-4.17 ] && until=(-u 'bench: (done|FAIL)')
 	timeout 320 bash tools/qemu/run.sh -g 3 -c cortex-a57 -s 1 -t 300 -i shift=0,sleep=off \
@@ -33,29 +34,11 @@ run_one() {
 	# "bench OP mean_ticks_x100 p99_ticks max_ticks n" -> instructions
 	sed -n 's/.*bench \([a-z0-9_]*\) \([0-9]*\) \([0-9]*\) \([0-9]*\) [0-9]*$/\1 \2 \3 \4/p' "$log" |
 	while read -r op mean p99 max; do
-		echo "$hv,$build,$xpfo,$op,$((mean * 16 / 100)),$((p99 * 16)),$((max * 16))" >> "$CSV"
+		echo "$hv,$xpfo,$op,$((mean * 16 / 100)),$((p99 * 16)),$((max * 16))" >> "$CSV"
 	done
 }
 
-# What the product ships: release builds (CONFIG_DEBUG=n: -O2, no lock-order
-# check), like the Debian Xen it is compared with. The default build keeps its
-# debug configuration; the bench configurations live next to it.
-# $1 build dir, $2 y|n for CONFIG_XPFO
-release_build() {
-	if [ ! -f "$1/.config" ]; then
-		make -s O="$1" qemu-virt_defconfig > /dev/null || return 1
-		sed -i -e 's/^CONFIG_DEBUG=y/# CONFIG_DEBUG is not set/' \
-			-e 's/^CONFIG_LOCK_CHECK=y/# CONFIG_LOCK_CHECK is not set/' "$1/.config"
-		[ "$2" = y ] || sed -i 's/^CONFIG_XPFO=y/# CONFIG_XPFO is not set/' "$1/.config"
-		make -s O="$1" olddefconfig || return 1
-	fi
-	make -s -j2 O="$1" hyp > /dev/null || return 1
-	grep -q '^# CONFIG_DEBUG is not set' "$1/.config" &&
-		grep -q '^# CONFIG_LOCK_CHECK is not set' "$1/.config" &&
-		{ [ "$2" = n ] || grep -q '^CONFIG_XPFO=y' "$1/.config"; } &&
-		{ [ "$2" = y ] || grep -q '^# CONFIG_XPFO is not set' "$1/.config"; } ||
-		{ echo "paths.sh: $1 is not a release xpfo=$2 configuration" >&2; return 1; }
-}
+. tools/bench/release-build.sh
 
 make -s -j2 O="$BUILD" guests || exit 1
 on="$BUILD/bench-release-xpfo-on"
@@ -63,13 +46,51 @@ off="$BUILD/bench-release-xpfo-off"
 release_build "$on" y || exit 1
 release_build "$off" n || exit 1
 rc=0
-run_one bulkhead release on "$on/bulkhead.bin" "$OUT/paths-bulkhead-xpfo-on.log" || rc=1
-run_one bulkhead release off "$off/bulkhead.bin" "$OUT/paths-bulkhead-xpfo-off.log" || rc=1
+run_one bulkhead on "$on/bulkhead.bin" "$OUT/paths-bulkhead-xpfo-on.log" || rc=1
+run_one bulkhead off "$off/bulkhead.bin" "$OUT/paths-bulkhead-xpfo-off.log" || rc=1
 if [ -f "$XEN_IMAGE" ]; then
 	XEN_BOOTARGS="console=dtuart bootscrub=0 xsm=dummy loglvl=all guest_loglvl=all" \
-		run_one xen-4.17 release-debian n/a "$XEN_IMAGE" "$OUT/paths-xen.log" || rc=1
+		run_one xen-4.17 n/a "$XEN_IMAGE" "$OUT/paths-xen.log" || rc=1
 else
 	echo "paths.sh: no Xen anchor at $XEN_IMAGE, Xen rows skipped" >&2
 fi
+# One row per op, one column per hypervisor/xpfo variant, for a clustered histogram.
+plot_paths() {
+	local dat="$OUT/paths-plot.dat" gp="$OUT/paths.gp"
+	python3 - "$CSV" "$dat" <<'PY' || return 1
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+cols = []
+for r in rows:
+	c = r["hypervisor"] + ("" if r["xpfo"] == "n/a" else " xpfo=" + r["xpfo"])
+	if c not in cols:
+		cols.append(c)
+ops = []
+for r in rows:
+	if r["op"] not in ops:
+		ops.append(r["op"])
+val = {(r["op"], r["hypervisor"] + ("" if r["xpfo"] == "n/a" else " xpfo=" + r["xpfo"])):
+       r["mean_insns"] for r in rows}
+with open(sys.argv[2], "w") as f:
+	f.write("op\t" + "\t".join('"%s"' % c for c in cols) + "\n")
+	for op in ops:
+		f.write(op + "\t" + "\t".join(val.get((op, c), "-") for c in cols) + "\n")
+PY
+	local n
+	n=$(head -1 "$dat" | awk -F'\t' '{print NF}')
+	{
+		echo "set terminal pngcairo size 1000,480 noenhanced"
+		echo "set output '$OUT/paths.png'"
+		echo "set title 'bench-paths: mean instructions per operation (QEMU virt -icount shift=0, -smp 1; lower is better)'"
+		echo "set style data histogram; set style histogram clustered gap 1; set style fill solid 0.8 border -1"
+		echo "set ylabel 'instructions (mean of 10,000)'; set yrange [0:*]; set grid ytics"
+		echo "set key top left; set xtics noenhanced"
+		echo "plot for [c=2:$n] '$dat' using c:xtic(1) title columnheader(c)"
+	} > "$gp"
+	gnuplot "$gp" 2> "$OUT/paths-gnuplot.err" || { echo "paths.sh: gnuplot failed, see $OUT/paths-gnuplot.err" >&2; return 1; }
+}
+
+plot_paths || rc=1
 cat "$CSV"
+echo "paths.sh: wrote $CSV and $OUT/paths.png"
 exit $rc
