@@ -100,11 +100,19 @@ def drop_stale(root, cache):
     """cppcheck's build directory keys a file's results on its preprocessed
     tokens, so a change to comments alone (a LOOP-BOUND note, say) keeps the
     old results with the old line numbers. Drop a source's cached results
-    when the source is newer than them."""
+    when the source, or any header it may include, is newer than them: a
+    header's shifted lines left stale across translation units show up as
+    rule 8.5 (one declaration, two places)."""
     try:
         entries = open(os.path.join(cache, "files.txt")).read().split("\n")
     except OSError:
         return
+    headers = 0.0
+    for top in ("include", "common", "arch"):
+        for dirpath, _, names in os.walk(os.path.join(root, top)):
+            for n in names:
+                if n.endswith(".h"):
+                    headers = max(headers, os.path.getmtime(os.path.join(dirpath, n)))
     for e in entries:
         parts = e.split(":")
         if len(parts) < 3 or not parts[0]:
@@ -112,7 +120,7 @@ def drop_stale(root, cache):
         a1 = os.path.join(cache, parts[0])
         src = os.path.join(root, parts[-1])
         try:
-            stale = os.path.getmtime(src) > os.path.getmtime(a1)
+            stale = max(os.path.getmtime(src), headers) > os.path.getmtime(a1)
         except OSError:
             continue
         if stale:
