@@ -7,3 +7,9 @@
 .PHONY: bench-io
 bench-io: run-build
 	$(Q)BUILD=$(BUILD) bash tools/bench/io.sh $(BUILD)/bench
+
+# make bench-io-icount: the same runs under -icount shift=0 (deterministic
+# instructions per request, Bulkhead only); io-icount.csv and io-icount.png.
+.PHONY: bench-io-icount
+bench-io-icount: run-build
+	$(Q)ICOUNT=1 BUILD=$(BUILD) bash tools/bench/io.sh $(BUILD)/bench

@@ -9,18 +9,31 @@
 # Environment: REPS (5), REQS (400 per frontend), QD (4), MODES, SIZES,
 # FES, XEN_IMAGE (/tmp/xen-anchor/cache/xen-4.17-arm64; XEN=0 skips it),
 # TIMEOUT per run (120 s), BUILD (build), PLOT_ONLY=1 (redraw io.png only).
+# ICOUNT=1 (make bench-io-icount): the same runs under -icount shift=0,sleep=off
+# instead (single-threaded TCG, one instruction of any vCPU is one virtual
+# nanosecond, idle time skipped): requests per virtual second are then
+# deterministic, 1e9 over the instructions all partitions and the hypervisor
+# spend per request; one run per point (a rerun repeats it exactly) and no
+# Xen rows (Xen 4.17 hangs at boot under icount with more than one CPU).
+# Writes io-icount.csv and io-icount.png.
 # Bulkhead runs twice per point, CONFIG_XPFO=y and =n (issue 8: same
 # images, same run), the variants interleaved run by run so that a change
 # of host load hits all of them alike.
 set -uo pipefail
 OUT=${1:-build/bench}
 BUILD=${BUILD:-build}
-REPS=${REPS:-5} REQS=${REQS:-400} QD=${QD:-4} TIMEOUT=${TIMEOUT:-120}
+ICOUNT=${ICOUNT:-0}
+if [ "$ICOUNT" = 1 ]; then
+	REPS=${REPS:-1} XEN=0 NAME=io-icount
+else
+	REPS=${REPS:-5} NAME=io
+fi
+REQS=${REQS:-400} QD=${QD:-4} TIMEOUT=${TIMEOUT:-120}
 MODES=${MODES:-"map persistent copy"} SIZES=${SIZES:-"4096 65536"} FES=${FES:-"1 2 3"}
 XEN_IMAGE=${XEN_IMAGE:-/tmp/xen-anchor/cache/xen-4.17-arm64}
-WORK="$OUT/io"
+WORK="$OUT/$NAME"
 mkdir -p "$WORK"
-CSV="$OUT/io.csv"
+CSV="$OUT/$NAME.csv"
 
 # One panel per request size: req/s against frontends (log scale: the
 # hypervisors differ by orders of magnitude), a line per mode and
@@ -30,10 +43,16 @@ plot_io() {
 	local gp="$WORK/io.gp" size hyp xp mode f label plot
 	{
 		echo "set terminal pngcairo size 1200,520 noenhanced"
-		echo "set output '$OUT/io.png'"
-		echo "set multiplot layout 1,2 title 'split block I/O on QEMU virt, -smp 4, 2 host cores (TCG; medians of $REPS runs; emulated, noisy)'"
-		echo "set xlabel 'frontends'; set ylabel 'requests/s (all frontends)'; set xtics 1"
-		echo "set logscale y; set xrange [0.8:3.2]; set key outside bottom center horizontal font ',8' maxrows 3"
+		echo "set output '$OUT/$NAME.png'"
+		if [ "$ICOUNT" = 1 ]; then
+			echo "set multiplot layout 1,2 title 'split block I/O on QEMU virt, -smp 4, -icount shift=0 (deterministic: requests per virtual second = 1e9 / instructions per request)'"
+			echo "set ylabel 'requests per virtual second (all frontends)'; set yrange [0:*]"
+		else
+			echo "set multiplot layout 1,2 title 'split block I/O on QEMU virt, -smp 4, 2 host cores (TCG; medians of $REPS runs; emulated, noisy)'"
+			echo "set ylabel 'requests/s (all frontends)'; set logscale y"
+		fi
+		echo "set xlabel 'frontends'; set xtics 1"
+		echo "set xrange [0.8:3.2]; set key outside bottom center horizontal font ',8' maxrows 3"
 		for size in $SIZES; do
 			echo "set title '$((size / 1024)) KiB requests, qd $QD'"
 			plot="plot"
@@ -54,7 +73,7 @@ plot_io() {
 		echo "unset multiplot"
 	} > "$gp"
 	gnuplot "$gp" 2> "$WORK/gnuplot.err" || { echo "bench-io: gnuplot failed, see $WORK/gnuplot.err"; return 1; }
-	echo "bench-io: wrote $CSV and $OUT/io.png"
+	echo "bench-io: wrote $CSV and $OUT/$NAME.png"
 }
 
 # PLOT_ONLY=1: redraw io.png from an existing io.csv.
@@ -84,6 +103,7 @@ echo "bench-io: emulated wall-clock throughput is noisy; medians of $REPS runs"
 one_run() { # hyp image dtsi nfe log
 	local hyp=$1 img=$2 dtsi=$3 nfe=$4 log=$5 args
 	args=(-s 4 -t "$TIMEOUT" -l "$log" -k "$img")
+	[ "$ICOUNT" = 1 ] && args+=(-i shift=0,sleep=off)
 	if [ "$hyp" = bulkhead ]; then
 		tools/qemu/run.sh "${args[@]}" "$dtsi" > /dev/null 2>&1
 	else
