@@ -230,7 +230,9 @@ unsigned int gic_hw_nr_lrs(void)
 		}                                                               \
 	} while (false)
 
-static void ich_lr_access(unsigned int i, bool write, uint64_t *val)
+/* Inline: one LR write per interrupt delivered, and the switch is the whole of it. */
+static inline __attribute__((always_inline)) void ich_lr_access(unsigned int i, bool write,
+							  uint64_t *val)
 {
 	switch (i) {
 	case 0U: LR_ACCESS(0); break;

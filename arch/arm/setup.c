@@ -30,16 +30,6 @@ void percpu_init(unsigned int cpu)
 	isb();
 }
 
-unsigned int arch_cpu_id(void)
-{
-	return this_pcpu()->id;
-}
-
-struct vcpu *arch_current_vcpu(void)
-{
-	return this_pcpu()->cur_vcpu;
-}
-
 #if CONFIG_XPFO
 #define XPFO_BANNER ", XPFO"
 #else

@@ -178,13 +178,12 @@ static void handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
 	r->elr += ((esr & ESR_IL) != 0U) ? 4U : 2U;
 }
 
-void guest_sync_handler(struct cpu_regs *r)
+/* Every trap but a Xen hypercall: out of line, so a hypercall skips its frame. */
+static __attribute__((noinline)) void guest_sync_other(struct vcpu *v, struct cpu_regs *r,
+							uint64_t esr)
 {
-	struct vcpu *v = this_pcpu()->cur_vcpu;
-	uint64_t esr = sysreg_read(esr_el2);
 	uint32_t iss = ESR_ISS(esr);
 
-	vgic_sync_lrs(v);
 	switch (ESR_EC(esr)) {
 	case EC_WFX:
 		/* WFE is a hint: treat as a yield. WFI blocks until an interrupt. */
@@ -216,6 +215,19 @@ void guest_sync_handler(struct cpu_regs *r)
 	default:
 		vcpu_inject_undef(v, r);
 		break;
+	}
+}
+
+void guest_sync_handler(struct cpu_regs *r)
+{
+	struct vcpu *v = this_pcpu()->cur_vcpu;
+	uint64_t esr = sysreg_read(esr_el2);
+
+	vgic_sync_lrs(v);
+	if ((ESR_EC(esr) == EC_HVC64) && ((ESR_ISS(esr) & 0xffffU) == XEN_HYPERCALL_TAG)) {
+		handle_hypercall(v, r);
+	} else {
+		guest_sync_other(v, r, esr);
 	}
 }
 

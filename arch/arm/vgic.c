@@ -23,6 +23,8 @@
 
 struct vgic_cpu {
 	spinlock_t lock;
+	const struct vgic_dist *dist;  /* the partition's, and this vCPU's id in it */
+	unsigned int vcpu;
 	struct vgic_irqset pending;    /* not yet in an LR */
 	struct vgic_lrs lrs;
 	bool lrs_stale;                /* reset: the owning pCPU must clear its LRs */
@@ -80,35 +82,38 @@ static void vgic_kick(const struct vcpu *v)
 	}
 }
 
-static void vgic_lr_load(struct vgic_cpu *c, const struct vgic_dist *dist, unsigned int vcpu,
-			 unsigned int irq, int i);
-
 /*
  * irq raised for v while this pCPU handles v's own trap with v's LRs loaded
  * (an event v sent itself, a timer or an SGI taken in its trap): the guest
  * cannot run until this trap returns, so load irq into a free LR now instead
- * of leaving it to a full flush at exit. Caller holds c's lock.
+ * of leaving it to a full flush at exit. The hardware-linked timer PPI keeps
+ * the flush. Caller holds c's lock.
  */
-static bool vgic_raise_direct(struct vcpu *v, struct vgic_cpu *c, unsigned int irq)
+static bool vgic_raise_direct(const struct vcpu *v, struct vgic_cpu *c, unsigned int irq)
 {
 	const struct pcpu *pc = this_pcpu();
-	const struct vgic_dist *dist;
+	const struct vgic_dist *dist = c->dist;
+	struct gic_lr lr;
 	int i;
 
+	/* LRs loaded here and current: c was set up by vgic_domain_init, dist too. */
 	if ((pc->cur_vcpu != v) || (pc->id >= CONFIG_NR_CPUS) || (vgic_loaded[pc->id] != v) ||
-	    c->lrs_stale) {
-		return false;
-	}
-	dist = vgic_dist_of(v->domain);
-	if (!vgic_dist_on(dist)) {
+	    c->lrs_stale || (irq == GIC_PPI_VTIMER) || !vgic_dist_on(dist)) {
 		return false;
 	}
 	i = vgic_lr_direct(&c->lrs, &c->pending, gic_hw_nr_lrs(), irq,
-			   vgic_dist_irq_enabled(dist, v->vcpu_id, irq));
+			   vgic_dist_irq_enabled(dist, c->vcpu, irq));
 	if (i < 0) {
 		return false;
 	}
-	vgic_lr_load(c, dist, v->vcpu_id, irq, i);
+	lr.virq = irq;
+	lr.prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[c->vcpu].prio[irq]
+					  : dist->spi_prio[irq - VGIC_NR_PRIVATE];
+	lr.state = GIC_LR_PENDING;
+	lr.group1 = dist->version == 3U;
+	lr.hw = false;
+	lr.pintid = 0U;
+	gic_hw_write_lr((unsigned int)i, &lr);
 	return true;
 }
 
@@ -653,6 +658,8 @@ int vgic_domain_init(struct domain *d)
 		(void)memset(&c->pending, 0, sizeof(c->pending));
 		c->lrs_stale = true;
 		c->vtimer_hw = false;
+		c->dist = vgic_dist_of(d);
+		c->vcpu = i;
 		vgic_unlock(c, f);
 		if (i < d->nr_vcpus) {
 			d->vcpu[i].arch.vgic = c;

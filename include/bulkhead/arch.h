@@ -14,10 +14,15 @@
 struct vcpu;
 struct domain;
 
-/* Index of the calling physical CPU, 0 .. CONFIG_NR_CPUS-1. */
+/*
+ * Index of the calling physical CPU, 0 .. CONFIG_NR_CPUS-1, and the vCPU
+ * running on it (NULL in the hypervisor's own context). An architecture may
+ * define both inline in asm/arch_inline.h (ARCH_INLINE_CURRENT).
+ */
+#ifndef ARCH_INLINE_CURRENT
 unsigned int arch_cpu_id(void);
-/* vCPU running on the calling CPU (NULL in the hypervisor's own context). */
 struct vcpu *arch_current_vcpu(void);
+#endif
 
 /* Translate a guest virtual address of vCPU v through its stage 1. */
 int arch_gva_to_ipa(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ipa);

@@ -3,6 +3,24 @@
 #ifndef ASM_ARCH_INLINE_H
 #define ASM_ARCH_INLINE_H
 
+#include <asm/percpu.h>
+
+/*
+ * The calling CPU and its vCPU: one TPIDR_EL2 read and a load, asked on
+ * every hypercall (`current`), so inline rather than a call.
+ */
+#define ARCH_INLINE_CURRENT 1
+
+static inline unsigned int arch_cpu_id(void)
+{
+	return this_pcpu()->id;
+}
+
+static inline struct vcpu *arch_current_vcpu(void)
+{
+	return this_pcpu()->cur_vcpu;
+}
+
 static inline void cpu_relax(void)
 {
 	__asm__ volatile("yield" ::: "memory");
