@@ -33,6 +33,21 @@ void spin_lock_init(spinlock_t *l, enum lock_class cls)
 	l->lclass = (uint8_t)cls;
 }
 
+#if !CONFIG_LOCK_CHECK && !defined(CONFIG_LOCK_PROFILE)
+/* The contended half of the inline spin_lock (spinlock.h). */
+void spin_lock_wait(spinlock_t *l, uint32_t ticket)
+{
+	uint64_t spins = 0U;
+
+	/* LOOP-BOUND: ticket lock, FIFO: at most CONFIG_NR_CPUS - 1 holders ahead, each holding it
+	 * for a bounded critical section. */
+	while (load_acquire(&l->owner) != ticket) {
+		cpu_relax();
+		spins++;
+		cpu_spin_backoff((unsigned int)spins);
+	}
+}
+#else
 void spin_lock(spinlock_t *l)
 {
 	uint32_t ticket;
@@ -51,6 +66,7 @@ void spin_lock(spinlock_t *l)
 	lock_profile_record((enum lock_class)l->lclass, spins != 0U, spins);
 #endif
 }
+#endif
 
 bool spin_trylock(spinlock_t *l)
 {
@@ -67,12 +83,14 @@ bool spin_trylock(spinlock_t *l)
 	return true;
 }
 
+#if CONFIG_LOCK_CHECK || defined(CONFIG_LOCK_PROFILE)
 void spin_unlock(spinlock_t *l)
 {
 	lock_order_release(l->lclass, l);
 	/* Only the holder writes owner, so a plain increment is race free. */
 	store_release(&l->owner, read_atomic(&l->owner) + 1U);
 }
+#endif
 
 bool spin_is_locked(const spinlock_t *l)
 {

@@ -135,13 +135,39 @@ void evtchn_free(struct domain *d, struct evtchn *chn);
 
 /* Ops-table wrappers (port_ops.c). */
 void evtchn_port_init(struct domain *d, struct evtchn *chn);
-void evtchn_port_set_pending(struct domain *d, uint32_t vcpu_id, struct evtchn *chn);
 void evtchn_port_clear_pending(struct domain *d, struct evtchn *chn);
 void evtchn_port_unmask(struct domain *d, struct evtchn *chn);
+
+/*
+ * The three below are inline: every send runs them once, and each was a call
+ * of a few instructions.
+ */
+static inline void evtchn_port_set_pending(struct domain *d, uint32_t vcpu_id,
+					   struct evtchn *chn)
+{
+	if (evtchn_usable(chn) && (vcpu_id < d->nr_vcpus)) {
+		evtchn_ops(d)->set_pending(&d->vcpu[vcpu_id], chn);
+	}
+}
+
 /* The vcpu_info events are delivered through (registered, slot or dummy). */
-struct vcpu_info *evtchn_vcpu_info(struct vcpu *v);
+static inline struct vcpu_info *evtchn_vcpu_info(struct vcpu *v)
+{
+	struct vcpu_info *vi = load_acquire(&v->vcpu_info);
+
+	return (vi != NULL) ? vi : &v->evtchn.dummy_info;
+}
+
 /* evtchn_upcall_pending 0 -> 1 raises the event PPI. */
-void evtchn_vcpu_mark_pending(struct vcpu *v);
+static inline void evtchn_vcpu_mark_pending(struct vcpu *v)
+{
+	struct vcpu_info *vi = evtchn_vcpu_info(v);
+
+	/* Only the 0 -> 1 edge injects: the guest clears it before scanning. */
+	if (atomic_xchg(&vi->evtchn_upcall_pending, (uint8_t)1U) == 0U) {
+		arch_vcpu_raise_irq(v, GUEST_EVTCHN_PPI);
+	}
+}
 /* Wake vCPUs of d polling for port (poll.c). */
 void evtchn_check_pollers(struct domain *d, uint32_t port);
 
