@@ -2,7 +2,9 @@
 /*
  * Guest-virtual copies: pages of the partition's own RAM are copied after the
  * one-step (both stages) translation; every other stage-2 entry still goes
- * through the p2m type checks, so what is refused stays refused.
+ * through the p2m type checks, so what is refused stays refused. Grant-table
+ * array elements read and written back through one mapping (guest_elem_*)
+ * must give the results of a separate copy_from_guest and copy_to_guest.
  */
 #include "harness.h"
 #include <string.h>
@@ -13,6 +15,7 @@
 #define OWN_PAGE     10U
 #define ALIAS_PAGE   30U
 #define FOREIGN_PAGE 5U
+#define OTHER_PAGE   11U
 
 static struct domain *d1;
 static struct domain *d2;
@@ -119,6 +122,163 @@ static void test_mmio_and_hypervisor_pages_refused(void **state)
 	assert_int_equal(r, 0);
 }
 
+static void fill(uint8_t *p, size_t n, uint8_t seed)
+{
+	size_t i;
+
+	for (i = 0U; i < n; i++) {
+		p[i] = (uint8_t)(seed + i * 3U);
+	}
+}
+
+VERIFIES(REQ-PATH-005, REQ-PATH-006)
+static void test_elem_in_one_page_keeps_its_mapping(void **state)
+{
+	paddr_t gva = harness_ram(OWN_PAGE, 200U);
+	uint8_t *page = harness_gpa(d1, gva);
+	struct guest_elem g;
+	uint8_t buf[40];
+	uint8_t st[2] = { 0xee, 0xdd };
+	int64_t cleans;
+
+	(void)state;
+	cleans = host_page_cleans;
+	fill(page, sizeof(buf), 7U);
+	memset(page + sizeof(buf), 0x33, 8);
+	assert_int_equal(guest_elem_read(&g, v0, gva, buf, sizeof(buf)), 0);
+	assert_memory_equal(buf, page, sizeof(buf));
+	assert_non_null(g.va);           /* held for the write-back */
+	page[0] = 0x99;                  /* the guest changes it: the copy read stays */
+	assert_int_not_equal(buf[0], 0x99);
+	assert_int_equal(guest_elem_write(&g, 36U, st, sizeof(st)), 0);
+	assert_null(g.va);
+	assert_memory_equal(page + 36, st, sizeof(st));
+	assert_int_equal(page[38], (uint8_t)(7U + 38U * 3U));   /* nothing past it */
+	assert_int_equal(page[40], 0x33);
+	assert_int_equal(host_page_cleans, cleans);   /* no cache maintenance */
+}
+
+VERIFIES(REQ-PATH-005)
+static void test_elem_across_pages_takes_the_general_path(void **state)
+{
+	paddr_t gva = harness_ram(OWN_PAGE, 4096U - 16U);
+	struct guest_elem g;
+	uint8_t src[40];
+	uint8_t buf[40];
+	uint8_t st[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+
+	(void)state;
+	fill(src, sizeof(src), 50U);
+	assert_int_equal(copy_to_guest_vcpu(v0, gva, src, sizeof(src)), 0);
+	assert_int_equal(guest_elem_read(&g, v0, gva, buf, sizeof(buf)), 0);
+	assert_null(g.va);
+	assert_memory_equal(buf, src, sizeof(src));
+	assert_int_equal(guest_elem_write(&g, 12U, st, sizeof(st)), 0);
+	assert_memory_equal(harness_gpa(d1, gva) + 12, st, 4);
+	assert_memory_equal(harness_gpa(d1, harness_ram(OWN_PAGE + 1U, 0)), &st[4], 4);
+}
+
+VERIFIES(REQ-PATH-005)
+static void test_elem_in_read_only_page_refuses_write_back(void **state)
+{
+	paddr_t gva = harness_ram(OWN_PAGE, 64U);
+	uint8_t *page = harness_gpa(d1, gva);
+	struct guest_elem g;
+	uint8_t buf[16];
+	uint8_t st[2] = { 0xaa, 0xbb };
+	mfn_t mfn;
+	enum p2m_type t;
+
+	(void)state;
+	fill(page, sizeof(buf), 1U);
+	assert_int_equal(p2m_lookup(&d1->p2m, gaddr_to_gfn(gva), &mfn, &t), 0);
+	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(gva), mfn, p2m_ram_ro, false), 0);
+	assert_int_equal(guest_elem_read(&g, v0, gva, buf, sizeof(buf)), 0);
+	assert_memory_equal(buf, page, sizeof(buf));
+	assert_int_equal(guest_elem_write(&g, 0U, st, sizeof(st)), -XEN_EFAULT);
+	assert_null(g.va);
+	assert_int_equal(page[0], 1U);
+	assert_int_equal(page[1], 4U);
+}
+
+VERIFIES(REQ-PATH-005)
+static void test_elem_write_back_follows_a_changed_translation(void **state)
+{
+	paddr_t gva = harness_ram(OWN_PAGE, 128U);
+	uint8_t *old_page = harness_gpa(d1, gva);
+	uint8_t *new_page = harness_gpa(d1, harness_ram(OTHER_PAGE, 128U));
+	struct guest_elem g;
+	uint8_t buf[24];
+	uint8_t st[4] = { 9, 8, 7, 6 };
+	mfn_t other;
+	enum p2m_type t;
+
+	(void)state;
+	memset(old_page, 0x11, sizeof(buf));
+	memset(new_page, 0x22, sizeof(buf));
+	assert_int_equal(guest_elem_read(&g, v0, gva, buf, sizeof(buf)), 0);
+	assert_non_null(g.va);
+	/* Between read and write-back the page at gva becomes another of its frames. */
+	assert_int_equal(p2m_lookup(&d1->p2m, gaddr_to_gfn(harness_ram(OTHER_PAGE, 0)), &other, &t),
+			 0);
+	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(gva), other, p2m_ram_rw, false), 0);
+	assert_int_equal(guest_elem_write(&g, 4U, st, sizeof(st)), 0);
+	assert_memory_equal(new_page + 4, st, sizeof(st));
+	assert_int_equal(old_page[4], 0x11);
+}
+
+VERIFIES(REQ-PATH-005)
+static void test_elem_write_outside_what_was_read_refused(void **state)
+{
+	paddr_t gva = harness_ram(OWN_PAGE, 0U);
+	uint8_t *page = harness_gpa(d1, gva);
+	struct guest_elem g;
+	uint8_t buf[16];
+	uint8_t st[4] = { 1, 1, 1, 1 };
+
+	(void)state;
+	memset(page, 0x44, 32);
+	assert_int_equal(guest_elem_read(&g, v0, gva, buf, sizeof(buf)), 0);
+	assert_int_equal(guest_elem_write(&g, 14U, st, sizeof(st)), -XEN_EFAULT);
+	assert_null(g.va);
+	assert_int_equal(page[14], 0x44);
+	assert_int_equal(page[17], 0x44);
+}
+
+VERIFIES(REQ-PATH-005)
+static void test_elem_in_foreign_or_missing_page(void **state)
+{
+	paddr_t alias = harness_ram(ALIAS_PAGE, 0U);
+	uint8_t *foreign = harness_gpa(d2, harness_ram(FOREIGN_PAGE, 0U));
+	struct guest_elem g;
+	uint8_t buf[8];
+	uint8_t st[2] = { 0x77, 0x66 };
+	mfn_t mfn;
+	enum p2m_type t;
+
+	(void)state;
+	memset(foreign, 0x5a, 16);
+	assert_int_equal(p2m_lookup(&d2->p2m, gaddr_to_gfn(harness_ram(FOREIGN_PAGE, 0U)), &mfn, &t), 0);
+	/* A read-only grant mapping: readable, the write-back refused. */
+	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(alias), mfn, p2m_grant_map_ro, false),
+			 0);
+	assert_int_equal(guest_elem_read(&g, v0, alias, buf, sizeof(buf)), 0);
+	assert_null(g.va);
+	assert_int_equal(buf[0], 0x5a);
+	assert_int_equal(guest_elem_write(&g, 0U, st, sizeof(st)), -XEN_EFAULT);
+	assert_int_equal(foreign[0], 0x5a);
+	/* A writable one: both work, through the p2m checks. */
+	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(alias), mfn, p2m_grant_map_rw, false),
+			 0);
+	assert_int_equal(guest_elem_read(&g, v0, alias, buf, sizeof(buf)), 0);
+	assert_int_equal(guest_elem_write(&g, 0U, st, sizeof(st)), 0);
+	assert_memory_equal(foreign, st, sizeof(st));
+	/* An MMIO entry is no hypercall buffer. */
+	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(alias), mfn, p2m_mmio_direct, false),
+			 0);
+	assert_int_equal(guest_elem_read(&g, v0, alias, buf, sizeof(buf)), -XEN_EFAULT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -126,6 +286,12 @@ int main(void)
 		cmocka_unit_test_setup(test_own_read_only_page_refuses_writes, setup),
 		cmocka_unit_test_setup(test_grant_mapped_page_follows_its_type, setup),
 		cmocka_unit_test_setup(test_mmio_and_hypervisor_pages_refused, setup),
+		cmocka_unit_test_setup(test_elem_in_one_page_keeps_its_mapping, setup),
+		cmocka_unit_test_setup(test_elem_across_pages_takes_the_general_path, setup),
+		cmocka_unit_test_setup(test_elem_in_read_only_page_refuses_write_back, setup),
+		cmocka_unit_test_setup(test_elem_write_back_follows_a_changed_translation, setup),
+		cmocka_unit_test_setup(test_elem_write_outside_what_was_read_refused, setup),
+		cmocka_unit_test_setup(test_elem_in_foreign_or_missing_page, setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

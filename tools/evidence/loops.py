@@ -32,6 +32,7 @@ import re
 import subprocess
 import sys
 
+from misra import sources  # the same hypervisor C sources MISRA reads
 from section import Section
 
 LOOP_KINDS = ("ForStmt", "WhileStmt", "DoStmt")
@@ -40,19 +41,6 @@ CMP = {"<": 1, "<=": 1, "!=": 0, ">": -1, ">=": -1}
 WRAPPERS = ("ImplicitCastExpr", "ParenExpr", "CStyleCastExpr", "ConstantExpr")
 CONST_KINDS = ("IntegerLiteral", "CharacterLiteral", "UnaryExprOrTypeTraitExpr",
                "OffsetOfExpr")
-
-
-def sources(root):
-    out = []
-    for top in ("common", "arch"):
-        for dirpath, dirnames, files in os.walk(os.path.join(root, top)):
-            rel = os.path.relpath(dirpath, root)
-            if rel == os.path.join("arch", "host") or rel.startswith("arch/host/"):
-                dirnames[:] = []
-                continue
-            dirnames.sort()
-            out += [os.path.join(rel, f) for f in sorted(files) if f.endswith(".c")]
-    return out
 
 
 def in_scope(rel):
