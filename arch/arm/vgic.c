@@ -89,7 +89,8 @@ static void vgic_kick(const struct vcpu *v)
  * of leaving it to a full flush at exit. The hardware-linked timer PPI keeps
  * the flush. Caller holds c's lock.
  */
-static bool vgic_raise_direct(const struct vcpu *v, struct vgic_cpu *c, unsigned int irq)
+static inline __attribute__((always_inline)) bool vgic_raise_direct(const struct vcpu *v,
+								   struct vgic_cpu *c, unsigned int irq)
 {
 	const struct pcpu *pc = this_pcpu();
 	const struct vgic_dist *dist = c->dist;
@@ -117,8 +118,11 @@ static bool vgic_raise_direct(const struct vcpu *v, struct vgic_cpu *c, unsigned
 	return true;
 }
 
-/* Mark irq pending on exactly v (no SPI re-routing) and kick it. */
-static void vgic_raise(struct vcpu *v, unsigned int irq)
+/*
+ * Mark irq pending on exactly v (no SPI re-routing) and kick it. Inline in
+ * vgic_inject_irq, the event path's caller.
+ */
+static inline __attribute__((always_inline)) void vgic_raise(struct vcpu *v, unsigned int irq)
 {
 	struct vgic_cpu *c = vgic_cpu_of(v);
 	irqflags_t f = vgic_lock(c);

@@ -10,14 +10,10 @@
 #include <bulkhead/guest_access.h>
 #include <public/sched.h>
 
-void evtchn_check_pollers(struct domain *d, uint32_t port)
+void evtchn_wake_pollers(struct domain *d, uint32_t port, uint64_t mask)
 {
-	uint64_t mask = read_atomic(&d->ev.poll_mask);
 	uint32_t i;
 
-	if (mask == 0U) {
-		return;
-	}
 	for (i = 0U; i < d->nr_vcpus; i++) {
 		struct vcpu *v = &d->vcpu[i];
 		int32_t want;

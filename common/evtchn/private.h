@@ -168,8 +168,18 @@ static inline void evtchn_vcpu_mark_pending(struct vcpu *v)
 		arch_vcpu_raise_irq(v, GUEST_EVTCHN_PPI);
 	}
 }
-/* Wake vCPUs of d polling for port (poll.c). */
-void evtchn_check_pollers(struct domain *d, uint32_t port);
+/* Wake vCPUs of d polling for port (poll.c); mask: d's poll mask, read non-empty. */
+void evtchn_wake_pollers(struct domain *d, uint32_t port, uint64_t mask);
+
+/* Inline: nobody polls, the mask is empty, on almost every send. */
+static inline void evtchn_check_pollers(struct domain *d, uint32_t port)
+{
+	uint64_t mask = read_atomic(&d->ev.poll_mask);
+
+	if (mask != 0U) {
+		evtchn_wake_pollers(d, port, mask);
+	}
+}
 
 /* Operations on explicit partitions (ops.c), shared with static.c. */
 int evtchn_alloc_unbound_in(struct domain *d, uint32_t port, domid_t remote, uint32_t *out);
