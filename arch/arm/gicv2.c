@@ -157,6 +157,14 @@ void gic_hw_write_lr(unsigned int i, const struct gic_lr *lr)
 	mmio_write32(board.gich_base + GICH_LR(i), v);
 }
 
+void gic_hw_write_lr_pending(unsigned int i, uint32_t virq, uint8_t prio, bool group1)
+{
+	uint32_t v = (virq & GICH_LR_VID_MASK) | ((uint32_t)(prio >> 3) << GICH_LR_PRIO_SHIFT) |
+		     ((uint32_t)GIC_LR_PENDING << GICH_LR_STATE_SHIFT) | (group1 ? GICH_LR_GRP1 : 0U);
+
+	mmio_write32(board.gich_base + GICH_LR(i), v);
+}
+
 void gic_hw_read_lr(unsigned int i, struct gic_lr *lr)
 {
 	uint32_t v = mmio_read32(board.gich_base + GICH_LR(i));

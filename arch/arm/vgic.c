@@ -94,7 +94,7 @@ static inline __attribute__((always_inline)) bool vgic_raise_direct(const struct
 {
 	const struct pcpu *pc = this_pcpu();
 	const struct vgic_dist *dist = c->dist;
-	struct gic_lr lr;
+	uint8_t prio;
 	int i;
 
 	/* LRs loaded here and current: c was set up by vgic_domain_init, dist too. */
@@ -107,14 +107,9 @@ static inline __attribute__((always_inline)) bool vgic_raise_direct(const struct
 	if (i < 0) {
 		return false;
 	}
-	lr.virq = irq;
-	lr.prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[c->vcpu].prio[irq]
-					  : dist->spi_prio[irq - VGIC_NR_PRIVATE];
-	lr.state = GIC_LR_PENDING;
-	lr.group1 = dist->version == 3U;
-	lr.hw = false;
-	lr.pintid = 0U;
-	gic_hw_write_lr((unsigned int)i, &lr);
+	prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[c->vcpu].prio[irq]
+				       : dist->spi_prio[irq - VGIC_NR_PRIVATE];
+	gic_hw_write_lr_pending((unsigned int)i, irq, prio, dist->version == 3U);
 	return true;
 }
 

@@ -59,6 +59,8 @@ void gic_hw_enable(unsigned int intid, bool on);
 void gic_hw_send_sgi(unsigned int cpu, unsigned int sgi);
 unsigned int gic_hw_nr_lrs(void);
 void gic_hw_write_lr(unsigned int i, const struct gic_lr *lr);
+/* The common case of the above: a pending, software (not hardware-linked) virq. */
+void gic_hw_write_lr_pending(unsigned int i, uint32_t virq, uint8_t prio, bool group1);
 void gic_hw_read_lr(unsigned int i, struct gic_lr *lr);
 uint32_t gic_hw_empty_lrs(void);            /* ELRSR: LRs holding nothing */
 /* Ask for a maintenance interrupt when at most one LR is still in use. */
