@@ -352,29 +352,34 @@ void vgic_flush_lrs(struct vcpu *v)
 	}
 }
 
+/*
+ * Without the vgic lock: only the owning pCPU writes the LR bookkeeping (its
+ * flush, its direct loads, this), and it runs this with IRQs masked at the
+ * start of a trap, so nothing else writes it meanwhile. Retiring only clears
+ * bits of lrs.used, in one atomic store (vgic_lr_retire): another CPU reading it under
+ * the lock (vgic_bus_pending) sees it before or after, and lrs.irq[] does not
+ * change. A reset that marks the LRs stale meanwhile is harmless: the next
+ * flush clears them all.
+ */
 void vgic_sync_lrs(struct vcpu *v)
 {
 	struct vgic_cpu *c = (v != NULL) ? v->arch.vgic : NULL;
+	uint32_t used;
 	uint32_t done;
-	irqflags_t f;
+	uint32_t hw;
 
 	if (c == NULL) {
 		return;
 	}
-	if (c->lrs.used == 0U) {
-		/* No LR in use: nothing to retire. Only this pCPU claims LRs. */
-		return;
+	used = c->lrs.used;
+	if ((used == 0U) || read_atomic(&c->lrs_stale)) {
+		return;   /* nothing to retire, or the next flush clears them all */
 	}
-	f = vgic_lock(c);
-	if (!c->lrs_stale) {
-		uint32_t hw = c->lrs.hw;
-
-		done = vgic_lr_retire(&c->lrs, gic_hw_empty_lrs());
-		if ((done & hw) != 0U) {
-			c->vtimer_active = false;   /* the guest's EOI deactivated it */
-		}
+	hw = c->lrs.hw;
+	done = vgic_lr_retire(&c->lrs, gic_hw_empty_lrs());
+	if ((done & hw) != 0U) {
+		c->vtimer_active = false;   /* the guest's EOI deactivated it */
 	}
-	vgic_unlock(c, f);
 }
 
 bool vgic_vcpu_pending(struct vcpu *v)

@@ -10,6 +10,7 @@
 
 #include <bulkhead/config.h>
 #include <bulkhead/types.h>
+#include <bulkhead/atomic.h>
 
 #ifndef CONFIG_VGIC_NR_SPIS
 #define CONFIG_VGIC_NR_SPIS 32
@@ -89,7 +90,8 @@ unsigned int vgic_pick(const struct vgic_irqset *pend, const struct vgic_irqset 
  */
 static inline int vgic_lr_find(const struct vgic_lrs *l, unsigned int irq)
 {
-	uint32_t used = l->used;
+	/* Atomic: the owning pCPU retires LRs without the lock (vgic_sync_lrs). */
+	uint32_t used = read_atomic(&l->used);
 
 	while (used != 0U) {
 		unsigned int i = (unsigned int)__builtin_ctz(used);
@@ -132,7 +134,8 @@ static inline uint32_t vgic_lr_retire(struct vgic_lrs *l, uint32_t empty)
 {
 	uint32_t done = l->used & empty;
 
-	l->used &= ~done;
+	/* One atomic store: vgic_lr_find may read it on another CPU meanwhile. */
+	write_atomic(&l->used, l->used & ~done);
 	l->hw &= ~done;
 	return done;
 }
