@@ -55,9 +55,13 @@ void vcpu_inject_undef(struct vcpu *v, struct cpu_regs *r)
 
 static void handle_hypercall(struct vcpu *v, struct cpu_regs *r)
 {
-	regval_t args[HYPERCALL_NR_ARGS] = { r->x[0], r->x[1], r->x[2], r->x[3], r->x[4] };
 	uint32_t gen = v->arch.reset_gen;
-	long ret = hypercall_dispatch(r->x[16], args);
+	/*
+	 * x0-x4 are the arguments, in place: each hc_* wrapper (common/hypercall.c)
+	 * reads them by value before the call does anything, so a reset during the
+	 * call that rewrites the frame cannot change them.
+	 */
+	long ret = hypercall_dispatch(r->x[16], r->x);
 
 	/* A reset during the call (restart, CPU_ON) owns the registers now. */
 	if (gen == v->arch.reset_gen) {

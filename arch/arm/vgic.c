@@ -119,7 +119,8 @@ static inline __attribute__((always_inline)) bool vgic_raise_direct(const struct
  */
 static inline __attribute__((always_inline)) void vgic_raise(struct vcpu *v, unsigned int irq)
 {
-	struct vgic_cpu *c = vgic_cpu_of(v);
+	/* Set by vgic_domain_init for each of the partition's vCPUs: no index arithmetic. */
+	struct vgic_cpu *c = (v->arch.vgic != NULL) ? v->arch.vgic : vgic_cpu_of(v);
 	irqflags_t f = vgic_lock(c);
 
 	if (vgic_raise_direct(v, c, irq)) {
@@ -141,8 +142,11 @@ void vgic_inject_irq(struct vcpu *v, unsigned int virq)
 	}
 	d = v->domain;
 	/* SGIs and PPIs are banked: only an SPI is routed (the event PPI, every send). */
-	t = (virq < VGIC_NR_PRIVATE) ? v->vcpu_id : vgic_dist_target(vgic_dist_of(d), virq,
-								     v->vcpu_id);
+	if ((virq < VGIC_NR_PRIVATE) && (v->vcpu_id < d->nr_vcpus)) {
+		vgic_raise(v, virq);
+		return;
+	}
+	t = vgic_dist_target(vgic_dist_of(d), virq, v->vcpu_id);
 	if (t >= d->nr_vcpus) {
 		t = 0U;
 	}
