@@ -61,6 +61,12 @@ static bool maddr_in_own_ram(const struct domain *d, paddr_t ma)
 	return (ma >= d->ram_maddr) && ((ma - d->ram_maddr) < d->ram_bytes);
 }
 
+/* gva of v, translated for the access, lands in its partition's own RAM at *ma. */
+static bool gva_to_own_ram(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma)
+{
+	return (arch_gva_to_maddr(v, gva, write, ma) == 0) && maddr_in_own_ram(v->domain, *ma);
+}
+
 static int copy_guest(const struct vcpu *v, struct domain *d, uint64_t addr, void *buf,
 		      size_t len, bool to_guest, bool virt)
 {
@@ -78,8 +84,7 @@ static int copy_guest(const struct vcpu *v, struct domain *d, uint64_t addr, voi
 		paddr_t ma;
 		int rc = 0;
 
-		if (virt && (arch_gva_to_maddr(v, addr, to_guest, &ma) == 0) &&
-		    maddr_in_own_ram(d, ma)) {
+		if (virt && gva_to_own_ram(v, addr, to_guest, &ma)) {
 			copy_maddr_piece(ma, p, chunk, to_guest);
 		} else if (virt && (arch_gva_to_ipa(v, addr, to_guest, &gpa) != 0)) {
 			return -XEN_EFAULT;
@@ -106,7 +111,7 @@ int guest_elem_read(struct guest_elem *e, const struct vcpu *v, vaddr_t gva, voi
 	e->len = len;
 	e->va = NULL;
 	if ((len == 0U) || (len > (PAGE_SIZE - PAGE_OFFSET_OF(gva))) ||
-	    (arch_gva_to_maddr(v, gva, false, &ma) != 0) || !maddr_in_own_ram(v->domain, ma)) {
+	    !gva_to_own_ram(v, gva, false, &ma)) {
 		/* Across a page, or not plainly the partition's RAM: the general path. */
 		return copy_from_guest_vcpu(v, dst, gva, len);
 	}
@@ -135,7 +140,7 @@ int guest_elem_write(struct guest_elem *e, size_t off, const void *src, size_t l
 	}
 	/* Same page, so same partition RAM: only the write permission and the page to check. */
 	if ((e->va != NULL) && (arch_gva_to_maddr(e->v, gva, true, &ma) == 0) &&
-	    ((ma - PAGE_OFFSET_OF(ma)) == (e->ma - PAGE_OFFSET_OF(e->ma)))) {
+	    (maddr_to_mfn(ma) == maddr_to_mfn(e->ma))) {
 		(void)memcpy(&e->va[PAGE_OFFSET_OF(ma)], src, len);
 		guest_elem_release(e);
 		return 0;

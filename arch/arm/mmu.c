@@ -256,6 +256,12 @@ static __attribute__((noinline, cold)) void *slot_bad_maddr(paddr_t ma)
 	panic("bulkhead: map of non-RAM page 0x%llx", (unsigned long long)ma);
 }
 
+/* The EL2 entry that maps machine page ma read-write, never executable. */
+static uint64_t slot_entry(paddr_t ma)
+{
+	return (ma & PTE_ADDR) | PROT_RW | PTE_PAGE;
+}
+
 static uint64_t slot_pte(mfn_t mfn)
 {
 	paddr_t ma = mfn_to_maddr(mfn);
@@ -263,7 +269,7 @@ static uint64_t slot_pte(mfn_t mfn)
 	if (!maddr_in_ram(ma)) {
 		(void)slot_bad_maddr(ma);
 	}
-	return (ma & PTE_ADDR) | PROT_RW | PTE_PAGE;
+	return slot_entry(ma);
 }
 
 #if CONFIG_XPFO
@@ -317,24 +323,23 @@ void *arch_map_page(mfn_t mfn)
 	struct pcpu *pc = this_pcpu();
 	/* The lowest free slot; bits past the last slot count as free, so test the index. */
 	unsigned int s = (unsigned int)__builtin_ctz(~pc->map_used);
+#endif
 
 	if (!maddr_in_ram(ma)) {
 		return slot_bad_maddr(ma);
 	}
+#if CONFIG_XPFO
 	slot_check_irqs_masked();
 	if (s >= CONFIG_MAP_SLOTS_PER_CPU) {
 		return slot_all_busy(pc);
 	}
 	pc->map_used |= U(1) << s;
 	/* The slot was invalid: no TLB entry to remove, only order the write. */
-	write_atomic(&pc->map_ptes[s], (ma & PTE_ADDR) | PROT_RW | PTE_PAGE);
+	write_atomic(&pc->map_ptes[s], slot_entry(ma));
 	dsb_ishst();
 	isb();
 	return (void *)(uintptr_t)(pc->map_va + ((uint64_t)s << PAGE_SHIFT));
 #else
-	if (!maddr_in_ram(ma)) {
-		return slot_bad_maddr(ma);
-	}
 	return (void *)(uintptr_t)ma;
 #endif
 }

@@ -54,8 +54,7 @@ static inline __attribute__((always_inline)) void block16(word_t *d, const word_
  * Each block loads its sixteen words before it stores any, so the copy is
  * also right for an overlapping move towards lower addresses (dst below
  * src): a block only overwrites source words that earlier blocks or the
- * block itself already read. Inlined: memcpy stays a leaf, so a small
- * copy (a hypercall argument) saves no registers.
+ * block itself already read.
  */
 static inline __attribute__((always_inline)) void words_up(word_t *d, const word_t *s,
 							    size_t words)
@@ -173,9 +172,7 @@ void *memmove(void *dst, const void *src, size_t n)
 	/* Descending only when dst overlaps the end of src: any other move copies up. */
 	if (((uintptr_t)d <= (uintptr_t)s) || (((uintptr_t)d - (uintptr_t)s) >= n)) {
 		words_up((word_t *)(void *)d, (const word_t *)(const void *)s, words);
-		for (i = words * 8U; i < n; i++) {
-			d[i] = s[i];
-		}
+		bytes_up(d, s, words * 8U, n);
 	} else {
 		/* Highest bytes first: the tail past the last whole word, then the words. */
 		for (i = n; i > (words * 8U); i--) {

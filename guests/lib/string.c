@@ -19,7 +19,7 @@ void *memset(void *d, int c, size_t n)
 {
 	unsigned char *p = d;
 
-	if (aligned8(d, d)) {
+	if (((uintptr_t)d & 7U) == 0U) {
 		gword_t w = (uint64_t)(unsigned char)c * 0x0101010101010101ULL;
 		gword_t *q = d;
 

@@ -46,6 +46,16 @@ static uint8_t *alias_foreign(enum p2m_type t)
 	return foreign;
 }
 
+/* Point d1's page at gva at d1's own frame of RAM page `page`, with type t. */
+static void remap_own(paddr_t gva, unsigned int page, enum p2m_type t)
+{
+	mfn_t mfn;
+	enum p2m_type old;
+
+	assert_int_equal(p2m_lookup(&d1->p2m, gaddr_to_gfn(harness_ram(page, 0)), &mfn, &old), 0);
+	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(gva), mfn, t, false), 0);
+}
+
 VERIFIES(REQ-PATH-003)
 static void test_own_ram_copied_across_pages(void **state)
 {
@@ -73,13 +83,10 @@ static void test_own_read_only_page_refuses_writes(void **state)
 	uint8_t *page = harness_gpa(d1, gva);
 	uint8_t v = 0xa5;
 	uint8_t r = 0;
-	mfn_t mfn;
-	enum p2m_type t;
 
 	(void)state;
 	page[0] = 0x11;
-	assert_int_equal(p2m_lookup(&d1->p2m, gaddr_to_gfn(gva), &mfn, &t), 0);
-	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(gva), mfn, p2m_ram_ro, false), 0);
+	remap_own(gva, OWN_PAGE, p2m_ram_ro);
 	assert_int_equal(copy_to_guest_vcpu(v0, gva, &v, 1), -XEN_EFAULT);
 	assert_int_equal(page[0], 0x11);
 	assert_int_equal(copy_from_guest_vcpu(v0, &r, gva, 1), 0);
@@ -186,13 +193,10 @@ static void test_elem_in_read_only_page_refuses_write_back(void **state)
 	struct guest_elem g;
 	uint8_t buf[16];
 	uint8_t st[2] = { 0xaa, 0xbb };
-	mfn_t mfn;
-	enum p2m_type t;
 
 	(void)state;
 	fill(page, sizeof(buf), 1U);
-	assert_int_equal(p2m_lookup(&d1->p2m, gaddr_to_gfn(gva), &mfn, &t), 0);
-	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(gva), mfn, p2m_ram_ro, false), 0);
+	remap_own(gva, OWN_PAGE, p2m_ram_ro);
 	assert_int_equal(guest_elem_read(&g, v0, gva, buf, sizeof(buf)), 0);
 	assert_memory_equal(buf, page, sizeof(buf));
 	assert_int_equal(guest_elem_write(&g, 0U, st, sizeof(st)), -XEN_EFAULT);
@@ -210,8 +214,6 @@ static void test_elem_write_back_follows_a_changed_translation(void **state)
 	struct guest_elem g;
 	uint8_t buf[24];
 	uint8_t st[4] = { 9, 8, 7, 6 };
-	mfn_t other;
-	enum p2m_type t;
 
 	(void)state;
 	memset(old_page, 0x11, sizeof(buf));
@@ -219,9 +221,7 @@ static void test_elem_write_back_follows_a_changed_translation(void **state)
 	assert_int_equal(guest_elem_read(&g, v0, gva, buf, sizeof(buf)), 0);
 	assert_non_null(g.va);
 	/* Between read and write-back the page at gva becomes another of its frames. */
-	assert_int_equal(p2m_lookup(&d1->p2m, gaddr_to_gfn(harness_ram(OTHER_PAGE, 0)), &other, &t),
-			 0);
-	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(gva), other, p2m_ram_rw, false), 0);
+	remap_own(gva, OTHER_PAGE, p2m_ram_rw);
 	assert_int_equal(guest_elem_write(&g, 4U, st, sizeof(st)), 0);
 	assert_memory_equal(new_page + 4, st, sizeof(st));
 	assert_int_equal(old_page[4], 0x11);
@@ -249,33 +249,25 @@ VERIFIES(REQ-PATH-005)
 static void test_elem_in_foreign_or_missing_page(void **state)
 {
 	paddr_t alias = harness_ram(ALIAS_PAGE, 0U);
-	uint8_t *foreign = harness_gpa(d2, harness_ram(FOREIGN_PAGE, 0U));
 	struct guest_elem g;
 	uint8_t buf[8];
 	uint8_t st[2] = { 0x77, 0x66 };
-	mfn_t mfn;
-	enum p2m_type t;
+	/* A read-only grant mapping: readable, the write-back refused. */
+	uint8_t *foreign = alias_foreign(p2m_grant_map_ro);
 
 	(void)state;
-	memset(foreign, 0x5a, 16);
-	assert_int_equal(p2m_lookup(&d2->p2m, gaddr_to_gfn(harness_ram(FOREIGN_PAGE, 0U)), &mfn, &t), 0);
-	/* A read-only grant mapping: readable, the write-back refused. */
-	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(alias), mfn, p2m_grant_map_ro, false),
-			 0);
 	assert_int_equal(guest_elem_read(&g, v0, alias, buf, sizeof(buf)), 0);
 	assert_null(g.va);
 	assert_int_equal(buf[0], 0x5a);
 	assert_int_equal(guest_elem_write(&g, 0U, st, sizeof(st)), -XEN_EFAULT);
 	assert_int_equal(foreign[0], 0x5a);
 	/* A writable one: both work, through the p2m checks. */
-	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(alias), mfn, p2m_grant_map_rw, false),
-			 0);
+	foreign = alias_foreign(p2m_grant_map_rw);
 	assert_int_equal(guest_elem_read(&g, v0, alias, buf, sizeof(buf)), 0);
 	assert_int_equal(guest_elem_write(&g, 0U, st, sizeof(st)), 0);
 	assert_memory_equal(foreign, st, sizeof(st));
 	/* An MMIO entry is no hypercall buffer. */
-	assert_int_equal(p2m_set_entry(&d1->p2m, gaddr_to_gfn(alias), mfn, p2m_mmio_direct, false),
-			 0);
+	(void)alias_foreign(p2m_mmio_direct);
 	assert_int_equal(guest_elem_read(&g, v0, alias, buf, sizeof(buf)), -XEN_EFAULT);
 }
 
