@@ -246,11 +246,10 @@ static bool maddr_in_ram(paddr_t ma)
 }
 
 /*
- * The failures of the slot paths, out of line and reached by tail calls, so
- * the hot paths need no stack frame: each is a hypervisor bug, never guest
- * input, and none returns (the pointer type only makes the tail call).
+ * The failures of the slot paths, out of line and cold so the hot paths stay
+ * short: each is a hypervisor bug, never guest input.
  */
-static __attribute__((noinline, cold)) void *slot_bad_maddr(paddr_t ma)
+static __noreturn __attribute__((noinline, cold)) void slot_bad_maddr(paddr_t ma)
 {
 	/* Common code maps RAM only. */
 	panic("bulkhead: map of non-RAM page 0x%llx", (unsigned long long)ma);
@@ -267,7 +266,7 @@ static uint64_t slot_pte(mfn_t mfn)
 	paddr_t ma = mfn_to_maddr(mfn);
 
 	if (!maddr_in_ram(ma)) {
-		(void)slot_bad_maddr(ma);
+		slot_bad_maddr(ma);
 	}
 	return slot_entry(ma);
 }
@@ -275,7 +274,7 @@ static uint64_t slot_pte(mfn_t mfn)
 #if CONFIG_XPFO
 BUILD_ASSERT((CONFIG_MAP_SLOTS_PER_CPU >= 1) && (CONFIG_MAP_SLOTS_PER_CPU <= 31));
 
-static __attribute__((noinline, cold)) void *slot_all_busy(const struct pcpu *pc)
+static __noreturn __attribute__((noinline, cold)) void slot_all_busy(const struct pcpu *pc)
 {
 	panic("bulkhead: CPU%u: all %u mapping slots busy", pc->id,
 	      (unsigned int)CONFIG_MAP_SLOTS_PER_CPU);
@@ -326,12 +325,12 @@ void *arch_map_page(mfn_t mfn)
 #endif
 
 	if (!maddr_in_ram(ma)) {
-		return slot_bad_maddr(ma);
+		slot_bad_maddr(ma);
 	}
 #if CONFIG_XPFO
 	slot_check_irqs_masked();
 	if (s >= CONFIG_MAP_SLOTS_PER_CPU) {
-		return slot_all_busy(pc);
+		slot_all_busy(pc);
 	}
 	pc->map_used |= U(1) << s;
 	/* The slot was invalid: no TLB entry to remove, only order the write. */
