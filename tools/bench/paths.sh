@@ -7,14 +7,15 @@
 # therefore multiples of 16). Runs Bulkhead release builds (CONFIG_DEBUG=n,
 # CONFIG_LOCK_CHECK=n) with CONFIG_XPFO=y and =n (same partition image, same
 # QEMU command) and, where the anchor is present, Xen
-# 4.17 (XEN_IMAGE, default /tmp/xen-anchor/cache/xen-4.17-arm64).
+# 4.17 (XEN_IMAGE, default: the image `make fetch` unpacked).
 # Writes $BUILD/bench/paths.csv and paths.png (mean instructions per op, one
 # bar per hypervisor and xpfo setting).
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$PWD/build}"
 OUT="$BUILD/bench"
-XEN_IMAGE="${XEN_IMAGE:-${XEN_ANCHOR_WORK:-/tmp/xen-anchor}/cache/xen-4.17-arm64}"
+XEN_IMAGE="${XEN_IMAGE:-$(tools/fetch/path.sh xen)}" ||
+	{ echo "paths.sh: no Xen 4.17 image (make fetch)" >&2; exit 1; }
 FRAG=dts/bench/paths.dtsi
 mkdir -p "$OUT"
 CSV="$OUT/paths.csv"
@@ -48,12 +49,8 @@ release_build "$off" n || exit 1
 rc=0
 run_one bulkhead on "$on/bulkhead.bin" "$OUT/paths-bulkhead-xpfo-on.log" || rc=1
 run_one bulkhead off "$off/bulkhead.bin" "$OUT/paths-bulkhead-xpfo-off.log" || rc=1
-if [ -f "$XEN_IMAGE" ]; then
-	XEN_BOOTARGS="console=dtuart bootscrub=0 xsm=dummy loglvl=all guest_loglvl=all" \
-		run_one xen-4.17 n/a "$XEN_IMAGE" "$OUT/paths-xen.log" || rc=1
-else
-	echo "paths.sh: no Xen anchor at $XEN_IMAGE, Xen rows skipped" >&2
-fi
+XEN_BOOTARGS="console=dtuart bootscrub=0 xsm=dummy loglvl=all guest_loglvl=all" \
+	run_one xen-4.17 n/a "$XEN_IMAGE" "$OUT/paths-xen.log" || rc=1
 # One row per op, one column per hypervisor/xpfo variant, for a clustered histogram.
 plot_paths() {
 	local dat="$OUT/paths-plot.dat" gp="$OUT/paths.gp"
