@@ -9,9 +9,8 @@
 #   dts/bench/paths-sgi.dtsi   -smp 2, one partition of two vCPUs: SGI to the other vCPU
 #   dts/bench/paths-wake.dtsi  -smp 2, two partitions: a WFI woken by the other's event
 # Runs Bulkhead release builds (CONFIG_DEBUG=n, CONFIG_LOCK_CHECK=n) with
-# CONFIG_XPFO=y and =n (same partition images, same QEMU commands) and, where
-# the image is present, Xen 4.17 (XEN_IMAGE, default the anchor's
-# ${XEN_ANCHOR_WORK:-/tmp/xen-anchor}/cache/xen-4.17-arm64). Xen 4.17 hangs at
+# CONFIG_XPFO=y and =n (same partition images, same QEMU commands) and Xen
+# 4.17 (XEN_IMAGE, default: the image `make fetch` unpacked). Xen 4.17 hangs at
 # boot under -icount with more than one CPU: its -smp 2 runs are tried with a
 # bound (XEN_SMP2_TMO seconds, default 60) and reported, not waited for.
 # Writes $BUILD/bench/paths.csv and paths.png (mean instructions per op, one
@@ -20,7 +19,9 @@ set -uo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$PWD/build}"
 OUT="$BUILD/bench"
-XEN_IMAGE="${XEN_IMAGE:-${XEN_ANCHOR_WORK:-/tmp/xen-anchor}/cache/xen-4.17-arm64}"
+XEN_IMAGE="${XEN_IMAGE:-$(tools/fetch/path.sh xen)}" ||
+	{ echo "paths.sh: no Xen 4.17 image (make fetch)" >&2; exit 1; }
+FRAG=dts/bench/paths.dtsi
 XEN_SMP2_TMO="${XEN_SMP2_TMO:-60}"
 mkdir -p "$OUT"
 CSV="$OUT/paths.csv"
@@ -64,27 +65,23 @@ rc=0
 run_bulkhead "$on/bulkhead.bin" on || rc=1
 run_bulkhead "$off/bulkhead.bin" off || rc=1
 XEN_NOTE=
-if [ -f "$XEN_IMAGE" ]; then
-	export XEN_BOOTARGS="console=dtuart bootscrub=0 xsm=dummy loglvl=all guest_loglvl=all"
-	run_one xen-4.17 n/a "$XEN_IMAGE" "$OUT/paths-xen.log" dts/bench/paths.dtsi 1 || rc=1
-	# -smp 2: bounded tries; a hang at boot is reported with Xen's last line, not an error.
-	for frag in paths-sgi paths-wake; do
-		log="$OUT/$frag-xen.log"
-		if ! run_one xen-4.17 n/a "$XEN_IMAGE" "$log" "dts/bench/$frag.dtsi" 2 "$XEN_SMP2_TMO" 2> /dev/null; then
-			last=$(grep -a '(XEN)' "$log" 2>/dev/null | tail -1 | tr -d '\r')
-			if grep -qa '(d1)' "$log" 2>/dev/null; then
-				echo "paths.sh: xen-4.17 $frag -smp 2: partitions ran but did not finish, see $log" >&2
-				rc=1
-			else
-				XEN_NOTE="Xen 4.17 did not boot with -smp 2 under -icount within ${XEN_SMP2_TMO} s (last line: ${last:-none})"
-				echo "paths.sh: $XEN_NOTE; no Xen rows for $frag" >&2
-				break   # the same boot hangs for the other -smp 2 set-up
-			fi
+export XEN_BOOTARGS="console=dtuart bootscrub=0 xsm=dummy loglvl=all guest_loglvl=all"
+run_one xen-4.17 n/a "$XEN_IMAGE" "$OUT/paths-xen.log" dts/bench/paths.dtsi 1 || rc=1
+# -smp 2: bounded tries; a hang at boot is reported with Xen's last line, not an error.
+for frag in paths-sgi paths-wake; do
+	log="$OUT/$frag-xen.log"
+	if ! run_one xen-4.17 n/a "$XEN_IMAGE" "$log" "dts/bench/$frag.dtsi" 2 "$XEN_SMP2_TMO" 2> /dev/null; then
+		last=$(grep -a '(XEN)' "$log" 2>/dev/null | tail -1 | tr -d '\r')
+		if grep -qa '(d1)' "$log" 2>/dev/null; then
+			echo "paths.sh: xen-4.17 $frag -smp 2: partitions ran but did not finish, see $log" >&2
+			rc=1
+		else
+			XEN_NOTE="Xen 4.17 did not boot with -smp 2 under -icount within ${XEN_SMP2_TMO} s (last line: ${last:-none})"
+			echo "paths.sh: $XEN_NOTE; no Xen rows for $frag" >&2
+			break   # the same boot hangs for the other -smp 2 set-up
 		fi
-	done
-else
-	echo "paths.sh: no Xen anchor at $XEN_IMAGE, Xen rows skipped" >&2
-fi
+	fi
+done
 # One row per op, one column per hypervisor/xpfo variant, for a clustered histogram.
 plot_paths() {
 	local dat="$OUT/paths-plot.dat" gp="$OUT/paths.gp"
