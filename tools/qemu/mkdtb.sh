@@ -38,7 +38,7 @@ base="${OUT%.dtb}"
 mkdir -p "$(dirname "$OUT")"
 
 timeout 30 "$QEMU" -machine "virt,virtualization=on,gic-version=$GIC,dumpdtb=$base.machine.dtb" \
-	-cpu "$CPU" -smp "$SMP" -m "$MEM" -display none -monitor none -serial none \
+	-cpu "$CPU" -smp "$SMP" -m "$MEM" -display none -monitor none -serial none -nic none \
 	>/dev/null 2>&1 || true
 [ -s "$base.machine.dtb" ] || { echo "mkdtb.sh: QEMU dumpdtb failed" >&2; exit 2; }
 
