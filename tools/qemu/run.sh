@@ -36,7 +36,7 @@ dtb="${LOG%.log}.dtb"
 mapfile -t loaders < "${dtb%.dtb}.loader"
 
 cmd=(qemu-system-aarch64 -machine "virt,virtualization=on,gic-version=$GIC" -cpu "$CPU"
-     -smp "$SMP" -m "$MEM" -display none -monitor none -serial stdio -no-reboot
+     -smp "$SMP" -m "$MEM" -display none -monitor none -serial stdio -no-reboot -nic none
      -semihosting-config enable=on,target=native
      -kernel "$KERNEL" -dtb "$dtb" "${loaders[@]}")
 [ -n "$ICOUNT" ] && cmd+=(-icount "$ICOUNT")
