@@ -245,14 +245,16 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 		lim.banks[i].base = m->banks[i].base;
 		lim.banks[i].size = m->banks[i].size;
 	}
-	/* Nothing is assigned over the hypervisor's image or devices (the board's, the tree's). */
-	(void)dom0less_add_hyp_dev(&lim, m->hyp_start, m->hyp_end - m->hyp_start, 0U, -1,
-				   "the hypervisor image");
+	/*
+	 * Nothing is assigned over the hypervisor's devices: the tree's first, as
+	 * check-dtb sees them (so both print the same message), then the board's.
+	 * Its image is RAM, which is never assigned as device memory.
+	 */
+	dom0less_hyp_devices_from_dt(&f, &lim);
 	for (i = 0U; i < m->nr_devs; i++) {
 		(void)dom0less_add_hyp_dev(&lim, m->devs[i].base, m->devs[i].size, m->devs[i].intid,
 					   m->devs[i].node, m->devs[i].what);
 	}
-	dom0less_hyp_devices_from_dt(&f, &lim);
 	lim.read_module = boot_read_module;
 	rc = dom0less_parse(&f, &lim, &boot_config, boot_err, sizeof(boot_err));
 	if (rc != 0) {

@@ -15,7 +15,7 @@
 #define DOM0LESS_MAX_BANKS U(8)
 #define DOM0LESS_ERR_LEN   U(256)
 #define DOM0LESS_MAX_HYP_DEVS U(16)
-#define DOM0LESS_PFDT_MAX  U(4096)   /* a partial device tree (multiboot,device-tree) */
+#define DOM0LESS_PFDT_MAX  DOMAIN_PFDT_MAX
 
 struct mem_range {
 	paddr_t base;

@@ -17,6 +17,7 @@
 #define DOMAIN_MAX_IOMEM U(8)      /* xen,reg ranges of a partition's assigned devices */
 #define DOMAIN_MAX_DEV_IRQS U(16)  /* interrupts of a partition's assigned devices */
 #define DOMAIN_GIC_PHANDLE U(65000) /* Xen's GUEST_PHANDLE_GIC */
+#define DOMAIN_PFDT_MAX U(4096)    /* bytes of a partial device tree (multiboot,device-tree) */
 
 enum restart_policy {
 	RESTART_NEVER = 0, /* stay stopped, others keep running (default) */
