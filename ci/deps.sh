@@ -25,6 +25,9 @@ declare -A CMDS=(
 	[gcc]=gcc
 	[make]=make
 	[timeout]=coreutils
+	[depmod]=kmod
+	[flock]=util-linux
+	[cpio]=cpio
 )
 # files -> package (libraries and firmware that have no command)
 declare -A FILES=(

@@ -5,7 +5,7 @@
 # an xpfo column: Bulkhead runs with CONFIG_XPFO=y and =n (issue 8).
 
 .PHONY: bench-io
-bench-io: run-build
+bench-io: run-build fetch
 	$(Q)BUILD=$(BUILD) bash tools/bench/io.sh $(BUILD)/bench
 
 # make bench-io-icount: the same runs under -icount shift=0 (deterministic

@@ -3,5 +3,5 @@
 # (tools/bench/paths.sh; figures in docs/performance.md).
 
 .PHONY: bench-paths
-bench-paths:
+bench-paths: fetch
 	$(Q)BUILD=$(BUILD) bash tools/bench/paths.sh

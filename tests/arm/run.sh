@@ -14,7 +14,7 @@ mkdir -p "$OUT"
 pass() { echo "PASS: $1"; }
 fail() { echo "FAIL: $1${2:+ ($2)}"; }
 QEMU=(qemu-system-aarch64 -machine virt,virtualization=on -display none -monitor none
-      -serial stdio -no-reboot -smp 4 -m 1G)
+      -serial stdio -no-reboot -nic none -smp 4 -m 1G)
 
 build() { # $1 = name, $2 = defconfig, $3.. = extra config lines
 	local name=$1 def=$2 dir="$OUT/$1"

@@ -41,7 +41,7 @@ if ! make -s -j2 O="$BUILD" guests > "$OUT/build-guests.log" 2>&1; then
 fi
 declare -A IMAGE=()
 if [ "$HYP" = xen ]; then
-	IMAGE[3]="${XEN_IMAGE:-/tmp/xen-anchor/cache/xen-4.17-arm64}"
+	IMAGE[3]="${XEN_IMAGE:-$(tools/fetch/path.sh xen)}"
 	IMAGE[2]="${IMAGE[3]}"
 	XEN_ARGS="${XEN_BOOTARGS:-console=dtuart bootscrub=0 loglvl=all guest_loglvl=all}"
 else

@@ -2,21 +2,22 @@
 # Linux 6.1 (Debian's arm64 kernel) as a 2-vCPU partition on the vGIC, GICv3
 # and GICv2: its GIC driver probes the emulated distributor and
 # redistributors, brings up the second vCPU with IPIs, runs on the virtual
-# timer, and reaches the expected "no root filesystem" panic. Skipped (no
-# PASS/FAIL line) when the kernel image is absent; fetch it with
-# ../shared/anchors/xen-qemu/setup.sh (LINUX_IMAGE overrides the path).
+# timer, and reaches the expected "no root filesystem" panic. The kernel
+# comes from `make fetch` (LINUX_IMAGE overrides it); when it cannot be had,
+# the test fails with the reason.
 # VERIFIES: REQ-VGIC-004 REQ-VGIC-005 REQ-VGIC-009 REQ-VGIC-012 REQ-VGIC-013 REQ-VGIC-015
 set -u
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$PWD/build}"
 OUT="$BUILD/tests/vgic"
-IMG="${LINUX_IMAGE:-${XEN_ANCHOR_WORK:-${TMPDIR:-/tmp}/xen-anchor}/cache/Image}"
 mkdir -p "$OUT"
 
-if [ ! -f "$IMG" ]; then
-	echo "SKIP: vgic/linux (no Linux Image at $IMG)"
-	exit 0
+if [ -z "${LINUX_IMAGE:-}" ]; then
+	bash tools/fetch/fetch.sh > "$OUT/fetch.log" 2>&1 ||
+		{ echo "FAIL: vgic/linux (make fetch: $(tail -1 "$OUT/fetch.log"))"; exit 1; }
 fi
+IMG="${LINUX_IMAGE:-$(tools/fetch/path.sh linux-image)}"
+[ -f "$IMG" ] || { echo "FAIL: vgic/linux (no Linux Image at $IMG)"; exit 1; }
 
 cat > "$OUT/linux.dtsi" <<DTS
 / {

@@ -7,7 +7,7 @@
 #
 #   io.sh OUTDIR
 # Environment: REPS (5), REQS (400 per frontend), QD (4), MODES, SIZES,
-# FES, XEN_IMAGE (/tmp/xen-anchor/cache/xen-4.17-arm64; XEN=0 skips it),
+# FES, XEN_IMAGE (default: from make fetch; XEN=0 leaves Xen out),
 # TIMEOUT per run (120 s), BUILD (build), PLOT_ONLY=1 (redraw io.png only).
 # ICOUNT=1 (make bench-io-icount): the same runs under -icount shift=0,sleep=off
 # instead (single-threaded TCG, one instruction of any vCPU is one virtual
@@ -30,7 +30,10 @@ else
 fi
 REQS=${REQS:-400} QD=${QD:-4} TIMEOUT=${TIMEOUT:-120}
 MODES=${MODES:-"map persistent copy"} SIZES=${SIZES:-"4096 65536"} FES=${FES:-"1 2 3"}
-XEN_IMAGE=${XEN_IMAGE:-/tmp/xen-anchor/cache/xen-4.17-arm64}
+if [ "${XEN:-1}" != 0 ]; then
+	XEN_IMAGE="${XEN_IMAGE:-$(tools/fetch/path.sh xen)}" ||
+		{ echo "io.sh: no Xen 4.17 image (make fetch)" >&2; exit 1; }
+fi
 WORK="$OUT/$NAME"
 mkdir -p "$WORK"
 CSV="$OUT/$NAME.csv"
@@ -92,7 +95,7 @@ release_build "$XOFF" n || exit 1
 
 # Variants: hypervisor label, xpfo column (as in paths.csv), image.
 vhyp=(bulkhead bulkhead) vxpfo=(on off) vimg=("$XON/bulkhead.bin" "$XOFF/bulkhead.bin")
-if [ "${XEN:-1}" != 0 ] && [ -f "$XEN_IMAGE" ]; then
+if [ "${XEN:-1}" != 0 ]; then
 	vhyp+=(xen-4.17) vxpfo+=(n/a) vimg+=("$XEN_IMAGE")
 fi
 echo "hypervisor,xpfo,mode,frontends,request_bytes,requests_per_sec_median,requests_per_sec_min,runs" > "$CSV"
