@@ -555,18 +555,15 @@ static int d0l_passthrough(struct d0l_dev *dv, int pt)
 
 	ac[0] = 2U;
 	sc[0] = 1U;
-	for (steps = 0U; (rc == 0) && (steps <= (dv->pf->size_struct / 4U)); steps++) {
-		if ((depth < 0) || ((uint32_t)depth > FDT_MAX_DEPTH)) {
-			break;
-		}
+	/* Until the end of the tree or out of /passthrough (depth back to 0). */
+	for (steps = 0U; (rc == 0) && (n >= 0) && (depth >= 0) && ((uint32_t)depth <= FDT_MAX_DEPTH) &&
+			 (steps <= (dv->pf->size_struct / 4U)); steps++) {
 		dv->node = n;
 		rc = d0l_pt_node(dv, ac[depth], sc[depth]);
 		ac[depth + 1] = (uint32_t)d0l_cells_of(dv->pf, n, "#address-cells", 2U);
 		sc[depth + 1] = (uint32_t)d0l_cells_of(dv->pf, n, "#size-cells", 1U);
 		n = fdt_next_node(dv->pf, n, &depth);
-		if ((n < 0) || (depth <= 0)) {
-			break;   /* the end, or out of /passthrough */
-		}
+		depth = (depth <= 0) ? -1 : depth;
 	}
 	return rc;
 }

@@ -55,7 +55,7 @@ static void gic_spi_bit(uint32_t reg, unsigned int intid)
 {
 	if ((intid >= GIC_SPI_BASE) && (intid < GIC_INTID_SPECIAL)) {
 		mmio_write32(board.gicd_base + reg + ((paddr_t)intid / 32U) * 4U,
-			     U(1) << (intid % 32U));
+			     (uint32_t)1U << (intid % 32U));
 	}
 }
 
@@ -90,7 +90,7 @@ void gic_spi_clear_active(unsigned int intid)
 void gic_spi_set_edge(unsigned int intid, bool edge)
 {
 	paddr_t a = board.gicd_base + GICD_ICFGR + ((paddr_t)intid / 16U) * 4U;
-	uint32_t bit = U(2) << ((intid % 16U) * 2U);   /* Int_config[1]: edge-triggered */
+	uint32_t bit = (uint32_t)2U << ((intid % 16U) * 2U);   /* Int_config[1]: edge-triggered */
 	uint32_t v;
 
 	if ((intid < GIC_SPI_BASE) || (intid >= GIC_INTID_SPECIAL)) {
