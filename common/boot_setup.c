@@ -4,6 +4,7 @@
  * configuration -> reserved memory -> created and loaded partitions. Every
  * failure is a message naming the node and the limit; the caller panics.
  */
+#include <bulkhead/xenstore.h>
 #include <bulkhead/setup.h>
 #include <bulkhead/domain.h>
 #include <bulkhead/domain_build.h>
@@ -185,13 +186,15 @@ static void boot_summary(const struct boot_machine *m)
 			pos += (n > 0) ? (size_t)n : 0U;
 		}
 		printk("bulkhead: d%u %s: vCPU%s on CPU %s, RAM 0x%llx-0x%llx (%llu KiB)%s, entry "
-		       "0x%llx, dtb 0x%llx%s%s%s\n", d->domain_id, d->cfg.name,
+		       "0x%llx, dtb 0x%llx%s%s%s%s\n", d->domain_id, d->cfg.name,
 		       (d->nr_vcpus == 1U) ? "" : "s", cpus, (unsigned long long)d->ram_maddr,
 		       (unsigned long long)(d->ram_maddr + d->ram_bytes - 1U),
 		       (unsigned long long)(d->ram_bytes >> 10), d->cfg.pcpus_fixed ? " fixed" : "",
 		       (unsigned long long)d->kernel_entry, (unsigned long long)d->dtb_gpa,
-		       d->cfg.enhanced ? ", xen,enhanced" : "", d->cfg.vpl011 ? ", vpl011" : "",
-		       (d->cfg.nr_iomem != 0U) ? ", devices" : "");
+		       d->cfg.enhanced ? ", xen,enhanced" : "",
+		       d->cfg.xs_server ? ", xenstore partition" :
+		       (d->cfg.xs_client ? ", xenstore client" : ""),
+		       d->cfg.vpl011 ? ", vpl011" : "", (d->cfg.nr_iomem != 0U) ? ", devices" : "");
 	}
 }
 
@@ -261,6 +264,8 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 		printk("bulkhead: config: %s\n", boot_err);
 		return rc;
 	}
+	/* Before any partition's tree is written: the store's lists them all. */
+	xenstore_configure(&boot_config);
 	rc = boot_reserve(&f, dtb, m);
 	if (rc == 0) {
 		rc = boot_place(&f);
@@ -286,6 +291,10 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 		}
 	}
 	rc = boot_bind_static_evtchns(&f);
+	if (rc == 0) {
+		/* After the static channels: a client's store port is the lowest they leave. */
+		rc = xenstore_setup_all();
+	}
 	if (rc != 0) {
 		return rc;
 	}

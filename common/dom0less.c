@@ -287,9 +287,14 @@ static int d0l_enhanced(struct d0l_ctx *c, int node, struct domain_config *cfg)
 	if (v == NULL) {
 		return 0;
 	}
-	/* Bare, "enabled" and "no-xenstore" all mean PV interfaces without xenstore here. */
+	/* Bare, "enabled" (and Xen's "legacy"): PV interfaces with xenstore (dom0less_xs.c). */
 	if ((len == 0) || fdt_stringlist_has(v, len, "enabled") ||
-	    fdt_stringlist_has(v, len, "no-xenstore")) {
+	    fdt_stringlist_has(v, len, "legacy")) {
+		cfg->enhanced = true;
+		cfg->xs_client = true;
+		return 0;
+	}
+	if (fdt_stringlist_has(v, len, "no-xenstore")) {
 		cfg->enhanced = true;
 		return 0;
 	}
@@ -446,6 +451,9 @@ static int d0l_domain(struct d0l_ctx *c, uint32_t di, int node)
 	}
 	if (rc == 0) {
 		rc = d0l_enhanced(c, node, cfg);
+	}
+	if (rc == 0) {
+		rc = d0l_capabilities(c, node, cfg);
 	}
 	if (rc == 0) {
 		rc = d0l_restart(c, node, cfg);
@@ -665,6 +673,9 @@ int dom0less_parse(const struct fdt *f, const struct dom0less_limits *lim,
 	}
 	if (rc == 0) {
 		rc = d0l_all_evtchns(&c);
+	}
+	if (rc == 0) {
+		rc = d0l_xenstore_check(&c);
 	}
 	return rc;
 }

@@ -26,6 +26,10 @@ int d0l_err(struct d0l_ctx *c, int node, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The partial device tree of partition di (module node mod): devices, /gic. */
 int d0l_devices(struct d0l_ctx *c, uint32_t di, int mod);
+/* Xen's capabilities property of a domain node (dom0less_xs.c). */
+int d0l_capabilities(struct d0l_ctx *c, int node, struct domain_config *cfg);
+/* One xenstore partition at most, and one whenever a partition asks for xenstore. */
+int d0l_xenstore_check(struct d0l_ctx *c);
 /* The system tree's interrupt controller (a GIC), or a negative error. */
 int d0l_find_gic(const struct fdt *f);
 

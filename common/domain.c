@@ -2,6 +2,7 @@
 /* Partition table, creation and lifecycle. */
 #include <bulkhead/xpfo.h>
 #include <bulkhead/domain.h>
+#include <bulkhead/xenstore.h>
 #include <bulkhead/console.h>
 #include <bulkhead/mm.h>
 #include <bulkhead/lib.h>
@@ -67,7 +68,10 @@ int domain_map_static(struct domain *d)
 	int rc;
 
 	rc = p2m_map_range(&d->p2m, gaddr_to_gfn(d->ram_gpa), maddr_to_mfn(d->ram_maddr),
-			   d->ram_bytes >> PAGE_SHIFT, p2m_ram_rw);
+			   domain_guest_ram(d) >> PAGE_SHIFT, p2m_ram_rw);
+	if (rc == 0) {
+		rc = xenstore_map_ring(d);
+	}
 	if (rc == 0) {
 		/* Grant mappings then only ever write leaf entries. */
 		rc = p2m_prealloc(&d->p2m, gaddr_to_gfn(GUEST_GNTTAB_BASE),
@@ -200,6 +204,7 @@ void domain_shutdown(struct domain *d, uint32_t reason)
 	printk("bulkhead: %s (d%u) shut down, reason %u%s\n", d->cfg.name, d->domain_id, reason,
 	       restart ? ", restarting" : "");
 	arch_domain_stop(d);
+	xenstore_domain_stopped(d);
 	/* Its vCPUs are parked: whatever it left registered is still mapped. */
 	xpfo_check("stopped", d->domain_id);
 	if (restart) {

@@ -8,6 +8,7 @@
  * page at a time (arch/arm gives each CPU at least two slots). Runs at boot
  * and again on restart (modules stay reserved for that).
  */
+#include <bulkhead/xenstore.h>
 #include <bulkhead/domain.h>
 #include <bulkhead/domain_build.h>
 #include <bulkhead/fdt.h>
@@ -51,7 +52,7 @@ static int dom_write(struct domain *d, uint64_t off, const uint8_t *src, uint64_
 {
 	uint64_t done = 0U;
 
-	if ((off > d->ram_bytes) || (len > d->ram_bytes - off)) {
+	if ((off > domain_guest_ram(d)) || (len > domain_guest_ram(d) - off)) {
 		return -XEN_EINVAL;
 	}
 	/* LOOP-BOUND: each round copies n >= 1 bytes (to the page end), so at most len / PAGE_SIZE
@@ -80,7 +81,7 @@ static int dom_copy_module(struct domain *d, uint64_t off, const struct boot_mod
 {
 	uint64_t done = 0U;
 
-	if ((off > d->ram_bytes) || (m->size > d->ram_bytes - off)) {
+	if ((off > domain_guest_ram(d)) || (m->size > domain_guest_ram(d) - off)) {
 		return -XEN_EINVAL;
 	}
 	/* LOOP-BOUND: each round copies n >= 1 bytes (to the nearer page end), so at most 2 * size
@@ -135,7 +136,7 @@ static int kernel_layout(const struct domain *d, uint64_t *load_off, uint64_t *e
 			span = MAX(k->size, le64(&hdr[16]));
 		}
 	}
-	if ((text_offset >= d->ram_bytes) || (span > d->ram_bytes - text_offset)) {
+	if ((text_offset >= domain_guest_ram(d)) || (span > domain_guest_ram(d) - text_offset)) {
 		return -XEN_ENOMEM;
 	}
 	*load_off = text_offset;
@@ -370,11 +371,12 @@ int domain_build_dt(const struct domain *d, void *buf, size_t cap, paddr_t initr
 	(void)bh_snprintf(name, sizeof(name), "memory@%llx", (unsigned long long)d->ram_gpa);
 	fdt_w_begin_node(&w, name);
 	fdt_w_prop_string(&w, "device_type", "memory");
-	dt_cells2(&w, "reg", d->ram_gpa, d->ram_bytes);
+	dt_cells2(&w, "reg", d->ram_gpa, domain_guest_ram(d));
 	fdt_w_end_node(&w);
 	dt_partial(&w, d);
 	dt_gic(&w, d);
 	dt_devices(&w, d);
+	xenstore_write_dt(&w, d);
 	fdt_w_end_node(&w);
 	return fdt_w_finish(&w);
 }
@@ -388,7 +390,7 @@ static int place_modules(const struct domain *d, uint64_t kern_off, uint64_t ker
 			 uint64_t modlen, uint64_t *modbase)
 {
 	uint64_t modsize = ROUND_UP(modlen, MIB(2));
-	uint64_t ram = d->ram_bytes;
+	uint64_t ram = domain_guest_ram(d);
 
 	if ((ram >= MIB(128) + modsize) && (kern_end < MIB(128))) {
 		*modbase = MIB(128);
@@ -418,7 +420,7 @@ int domain_load(struct domain *d)
 	if (rc != 0) {
 		printk("bulkhead: %s: kernel (%llu bytes) does not fit in %llu bytes of RAM\n",
 		       d->cfg.name, (unsigned long long)d->cfg.kernel.size,
-		       (unsigned long long)d->ram_bytes);
+		       (unsigned long long)domain_guest_ram(d));
 		return rc;
 	}
 	/* Build once to learn the size; the second build has the real initrd address. */

@@ -6,6 +6,7 @@
  */
 #include <bulkhead/xpfo.h>
 #include <bulkhead/domain.h>
+#include <bulkhead/xenstore.h>
 #include <bulkhead/console.h>
 #include <bulkhead/mm.h>
 #include <bulkhead/lib.h>
@@ -49,6 +50,8 @@ void domain_restart(struct domain *d)
 	}
 	/* Static channels are part of the configuration: bind them again. */
 	evtchn_restore_static(d);
+	/* A fresh xenstore connection; the store re-introduces it. */
+	(void)xenstore_domain_setup(d);
 	d->restarts++;
 	printk("bulkhead: %s (d%u) restarted (%u)\n", d->cfg.name, d->domain_id, d->restarts);
 	/* Before it runs: nothing of the old incarnation may be left mapped. */

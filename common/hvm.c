@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hvm_op and vm_assist. With no xenstore and no PV console, the params a
+ * hvm_op and vm_assist. Without xenstore and with no PV console, the params a
  * Linux domU reads are 0, which makes it skip xenbus and hvc (dom0less
- * "no-xenstore"); CALLBACK_IRQ names the event PPI.
+ * "no-xenstore"); a xenstore client's STORE_PFN and STORE_EVTCHN come from
+ * common/xenstore.c; CALLBACK_IRQ names the event PPI.
  */
 #include <bulkhead/hypercall.h>
 #include <bulkhead/guest_access.h>
 #include <bulkhead/domain.h>
+#include <bulkhead/xenstore.h>
 #include <public/hvm/params.h>
 #include <public/errno.h>
 
@@ -14,6 +16,7 @@ long do_hvm_op(unsigned int cmd, xen_guest_handle_t arg)
 {
 	struct xen_hvm_param p;
 	struct domain *d;
+	int rc;
 
 	if ((cmd != HVMOP_get_param) && (cmd != HVMOP_set_param)) {
 		return -XEN_ENOSYS;
@@ -27,6 +30,15 @@ long do_hvm_op(unsigned int cmd, xen_guest_handle_t arg)
 	d = domain_resolve(p.domid);
 	if (d == NULL) {
 		return -XEN_ESRCH;
+	}
+	/* The xenstore params: the partition's own, and its clients' for the store. */
+	rc = xenstore_hvm_param(current->domain, d, cmd == HVMOP_set_param, p.index, &p.value);
+	if (rc <= 0) {
+		if ((rc == 0) && (cmd == HVMOP_get_param) &&
+		    (copy_to_guest(arg, &p, sizeof(p)) != 0)) {
+			rc = -XEN_EFAULT;
+		}
+		return rc;
 	}
 	if (d != current->domain) {
 		return -XEN_EPERM;

@@ -48,6 +48,13 @@ int evtchn_bind_static(struct domain *d, const struct static_evtchn *sc)
 	return rc;
 }
 
+int evtchn_alloc_unbound_port(struct domain *d, uint32_t port, domid_t remote)
+{
+	uint32_t out;
+
+	return evtchn_alloc_unbound_in(d, port, remote, &out);
+}
+
 void evtchn_restore_static(struct domain *d)
 {
 	uint32_t i;

@@ -86,6 +86,17 @@ int gnttab_map_frame(struct domain *d, uint64_t idx, gfn_t gfn)
 	return rc;
 }
 
+void gnttab_seed_entry(struct domain *d, uint32_t ref, domid_t domid, gfn_t gfn)
+{
+	struct grant_entry_v1 *e = &d->gt.shared[ref];
+
+	/* As a granting guest does: the flags last. */
+	write_atomic(&e->domid, domid);
+	write_atomic(&e->frame, (uint32_t)gfn);
+	smp_wmb();
+	write_atomic(&e->flags, (uint16_t)GTF_permit_access);
+}
+
 uint32_t gnttab_nr_pins(struct domain *d)
 {
 	uint32_t i;

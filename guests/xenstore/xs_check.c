@@ -126,6 +126,17 @@ static int check_conns(uint32_t *units)
 	return 0;
 }
 
+/* Bits set, without the SIMD popcount libgcc would use (general registers only). */
+static uint32_t popcount64(uint64_t v)
+{
+	uint32_t n = 0U;
+
+	for (; v != 0U; v &= v - 1U) {
+		n++;
+	}
+	return n;
+}
+
 int xs_check(void)
 {
 	uint32_t units = 0U;
@@ -140,7 +151,7 @@ int xs_check(void)
 		return rc;
 	}
 	for (i = 0U; i < XS_ARENA_BYTES / XS_UNIT / 64U; i++) {
-		bits += (uint32_t)__builtin_popcountll(xs.arena_map[i]);
+		bits += popcount64(xs.arena_map[i]);
 	}
 	if ((bits != xs.arena_used) || (units != xs.arena_used)) {
 		return 30;

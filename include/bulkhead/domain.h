@@ -58,6 +58,9 @@ struct domain {
 	uint32_t restarts;
 	/* Others' mappings of its grants removed at its restarts (run summary). */
 	uint64_t gnttab_forced_unmaps;
+	/* xenstore client (common/xenstore.c): HVM_PARAM_STORE_PFN and _EVTCHN. */
+	uint64_t xs_store_pfn;
+	uint32_t xs_port;
 	struct domain_config cfg;
 	paddr_t ram_maddr;      /* machine address of guest RAM */
 	paddr_t ram_gpa;        /* where the guest sees it (GUEST_RAM0_BASE) */

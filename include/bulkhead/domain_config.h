@@ -62,6 +62,8 @@ struct domain_config {
 	char bootargs[DOMAIN_BOOTARGS_LEN];
 	bool vpl011;
 	bool enhanced;          /* xen,enhanced: /hypervisor node, grant table, evtchn */
+	bool xs_client;         /* xen,enhanced with xenstore: served by the xenstore partition */
+	bool xs_server;         /* capabilities has DOMAIN_CAPS_XENSTORE: the xenstore partition */
 	enum restart_policy restart;
 	uint32_t nr_static_evtchn;
 	struct static_evtchn static_evtchn[DOMAIN_MAX_STATIC_EVTCHN];

@@ -119,6 +119,8 @@ void evtchn_poll_end(struct vcpu *v);
  * partition exists; a pair already made from the other side is accepted.
  */
 int evtchn_bind_static(struct domain *d, const struct static_evtchn *sc);
+/* A port of d unbound for remote, made by the hypervisor (xenstore set-up). */
+int evtchn_alloc_unbound_port(struct domain *d, uint32_t port, domid_t remote);
 /* After a restart of d: bind again its static channels whose peer waits. */
 void evtchn_restore_static(struct domain *d);
 

@@ -73,6 +73,11 @@ int gnttab_domain_init(struct domain *d);
  */
 void gnttab_domain_reset(struct domain *d);
 long do_grant_table_op(unsigned int cmd, xen_guest_handle_t uop, unsigned int count);
+/*
+ * What a domain builder writes for the guest before it runs (Xen's
+ * gnttab_seed_entry): reserved entry ref of d granting frame gfn to domid.
+ */
+void gnttab_seed_entry(struct domain *d, uint32_t ref, domid_t domid, gfn_t gfn);
 /* XENMAPSPACE_grant_table: frame idx of d's table, or -errno. */
 int gnttab_map_frame(struct domain *d, uint64_t idx, gfn_t gfn);
 

@@ -35,6 +35,10 @@ typedef uint64_t xen_guest_handle_t;
 #define GUEST_VPL011_SPI       32U
 #define GUEST_GNTTAB_BASE      0x38000000ULL
 #define GUEST_GNTTAB_SIZE      0x01000000ULL
+/* The magic pages (console, xenstore ring, ...) of a domU: page n at base + n pages. */
+#define GUEST_MAGIC_BASE       0x39000000ULL
+#define GUEST_MAGIC_SIZE       0x01000000ULL
+#define XENSTORE_PFN_OFFSET    1ULL
 #define GUEST_RAM0_BASE        0x40000000ULL
 #define GUEST_RAM0_SIZE        0xc0000000ULL
 #define GUEST_EVTCHN_PPI       31U

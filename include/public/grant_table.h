@@ -15,6 +15,9 @@ typedef uint16_t grant_status_t;
 
 /* Refs 0 (console) and 1 (xenstore) and up to 7 belong to the toolstack. */
 #define GNTTAB_NR_RESERVED_ENTRIES 8U
+/* Entries the domain builder fills for the guest. */
+#define GNTTAB_RESERVED_CONSOLE  0U
+#define GNTTAB_RESERVED_XENSTORE 1U
 
 /* v1 entry: flags and domid are updated together as one 32-bit word. */
 struct grant_entry_v1 {

@@ -141,6 +141,8 @@ static void test_full_binding(void **state)
 	assert_int_equal(c->restart, RESTART_ALWAYS);
 	assert_true(c->vpl011);
 	assert_true(c->enhanced);           /* bare xen,enhanced */
+	assert_true(c->xs_server);          /* capabilities = <DOMAIN_CAPS_XENSTORE> */
+	assert_false(c->xs_client);         /* the store does not serve itself */
 	/* #size-cells = <1> in this domain node. */
 	assert_int_equal(c->kernel.start, 0x50000000U);
 	assert_int_equal(c->kernel.size, 0x1800U);
@@ -159,6 +161,8 @@ static void test_full_binding(void **state)
 
 	c = &cfg.dom[1];
 	assert_true(c->enhanced);           /* "enabled" */
+	assert_true(c->xs_client);
+	assert_false(c->xs_server);
 	assert_int_equal(c->restart, RESTART_ON_REBOOT);
 	assert_int_equal(c->kernel.start, 0x53000000U); /* legacy xen,linux-zimage */
 	assert_string_equal(c->bootargs, "");
@@ -167,6 +171,7 @@ static void test_full_binding(void **state)
 
 	c = &cfg.dom[2];
 	assert_false(c->enhanced);          /* "disabled" */
+	assert_false(c->xs_client);
 	assert_int_equal(c->restart, RESTART_NEVER);
 	assert_int_equal(c->mem_bytes, 0x2000U << 10);
 	assert_int_equal(c->pcpus[0], 1U);
