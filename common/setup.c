@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * start_hypervisor(): boot on CPU0 after arch_setup() (docs: INTERFACES boot
- * flow). Kept apart from boot_setup.c because it needs the board and never
- * returns; boot_setup() is what the host tests drive.
+ * flow). Kept apart from boot_setup.c because it needs the machine the
+ * arch read from the device tree and never returns; boot_setup() is what
+ * the host tests drive.
  */
 #include <bulkhead/xpfo.h>
 #include <bulkhead/setup.h>
 #include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/domain.h>
 #include <bulkhead/console.h>
 
@@ -31,13 +33,19 @@ __noreturn void start_hypervisor(const void *dtb)
 	struct boot_machine m = { 0 };
 	uint32_t i;
 
-	m.nr_cpus = MIN(board.nr_cpus, (uint32_t)CONFIG_NR_CPUS);
-	m.gic_version = board.gic_version;
-	m.nr_banks = MIN(board.nr_banks, (uint32_t)DOM0LESS_MAX_BANKS);
+	m.nr_cpus = MIN(hw_machine.nr_cpus, (uint32_t)CONFIG_NR_CPUS);
+	m.gic_version = hw_machine.gic_version;
+	m.nr_banks = MIN(hw_machine.nr_banks, (uint32_t)DOM0LESS_MAX_BANKS);
 	for (i = 0U; i < m.nr_banks; i++) {
-		m.banks[i].base = board.banks[i].base;
-		m.banks[i].size = board.banks[i].size;
+		m.banks[i].base = hw_machine.banks[i].base;
+		m.banks[i].size = hw_machine.banks[i].size;
 	}
+	m.nr_reserved = MIN(hw_machine.nr_reserved, (uint32_t)HW_MAX_RESERVED);
+	for (i = 0U; i < m.nr_reserved; i++) {
+		m.reserved[i].base = hw_machine.reserved[i].base;
+		m.reserved[i].size = hw_machine.reserved[i].size;
+	}
+	m.hw = &hw_machine;
 	arch_hyp_image_range(&m.hyp_start, &m.hyp_end);
 	printk("bulkhead: %s, hypervisor 0x%llx-0x%llx, device tree at 0x%llx\n", board.name,
 	       (unsigned long long)m.hyp_start, (unsigned long long)m.hyp_end,
@@ -45,7 +53,9 @@ __noreturn void start_hypervisor(const void *dtb)
 	if (boot_setup(dtb, &m) != 0) {
 		panic("bulkhead: configuration error (above); not starting any partition\n");
 	}
-	arch_smp_boot();
+	if (boot_check_online(arch_smp_boot()) != 0) {
+		panic("bulkhead: configuration error (above); not starting any partition\n");
+	}
 	xpfo_selftest();
 	xpfo_check("boot", 0U);
 	domain_start_all();

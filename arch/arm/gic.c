@@ -10,7 +10,7 @@
  */
 #include <asm/gic.h>
 #include <asm/vgic.h>
-#include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/arch.h>
 #include <bulkhead/atomic.h>
 #include <bulkhead/console.h>
@@ -51,7 +51,7 @@ int gic_route_irq(unsigned int intid, gic_handler_t handler)
 
 void gic_send_sgi(unsigned int cpu, unsigned int sgi)
 {
-	if (cpu >= board.nr_cpus || cpu >= CONFIG_NR_CPUS || sgi >= 16U) {
+	if (cpu >= hw_machine.nr_cpus || cpu >= CONFIG_NR_CPUS || sgi >= 16U) {
 		return;
 	}
 	gic_hw_send_sgi(cpu, sgi);
