@@ -193,6 +193,7 @@ void domain_shutdown(struct domain *d, uint32_t reason)
 	}
 	if (all_domains_stopped(&status)) {
 		printk("bulkhead: all partitions stopped, status %d\n", status);
+		domain_print_summary(status);
 		arch_system_off(status);
 	}
 }
