@@ -28,6 +28,32 @@ __attribute__((weak)) void arch_hyp_image_range(paddr_t *start, paddr_t *end)
 	}
 }
 
+static void hyp_dev(struct boot_machine *m, paddr_t base, uint64_t size, uint32_t intid,
+		    const char *what)
+{
+	if ((base != 0U) && (m->nr_devs < DOM0LESS_MAX_HYP_DEVS)) {
+		m->devs[m->nr_devs] = (struct dom0less_hyp_dev){
+			.base = base, .size = size, .intid = intid, .node = -1, .what = what };
+		m->nr_devs++;
+	}
+}
+
+/* What the hypervisor drives, as the device tree described it; the tree may add more. */
+static void hyp_devices(struct boot_machine *m)
+{
+	const struct hw_desc *hw = &hw_machine;
+
+	hyp_dev(m, hw->uart_base, PAGE_SIZE, hw->uart_intid, "the hypervisor's UART");
+	hyp_dev(m, hw->gicd.base, MIN(hw->gicd.size, UL(0x10000)), 0U, "the GIC");
+	if (hw->gic_version == 3U) {
+		hyp_dev(m, hw->gicr.base, hw->gicr.size, 0U, "the GIC");
+	} else {
+		hyp_dev(m, hw->gicc.base, hw->gicc.size, 0U, "the GIC");
+		hyp_dev(m, hw->gich.base, hw->gich.size, 0U, "the GIC");
+		hyp_dev(m, hw->gicv.base, hw->gicv.size, 0U, "the GIC");
+	}
+}
+
 __noreturn void start_hypervisor(const void *dtb)
 {
 	struct boot_machine m = { 0 };
@@ -47,6 +73,7 @@ __noreturn void start_hypervisor(const void *dtb)
 	}
 	m.hw = &hw_machine;
 	arch_hyp_image_range(&m.hyp_start, &m.hyp_end);
+	hyp_devices(&m);
 	printk("bulkhead: %s, hypervisor 0x%llx-0x%llx, device tree at 0x%llx\n", board.name,
 	       (unsigned long long)m.hyp_start, (unsigned long long)m.hyp_end,
 	       (unsigned long long)virt_to_maddr(dtb));

@@ -99,6 +99,11 @@ void domain_restart(struct domain *d);
 void domain_scrub(struct domain *d);
 /* Zero d's shared_info page (a hypervisor page the partition maps). */
 void domain_clear_shared_info(const struct domain *d);
+/*
+ * The stage-2 mappings a partition starts with (creation and restart): its
+ * RAM, the grant window's tables and its assigned device memory.
+ */
+int domain_map_static(struct domain *d);
 /* Copy the kernel (and ramdisk) into d's RAM and write its device tree. */
 int domain_load(struct domain *d);
 /* Start every created partition. */

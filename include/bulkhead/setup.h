@@ -21,6 +21,8 @@ struct boot_machine {
 	paddr_t hyp_start;      /* hypervisor image, reserved */
 	paddr_t hyp_end;
 	const struct hw_desc *hw;   /* CPUs each partition may use are checked; NULL: not */
+	uint32_t nr_devs;       /* the hypervisor's devices (from the device tree): never assigned */
+	struct dom0less_hyp_dev devs[DOM0LESS_MAX_HYP_DEVS];
 };
 
 /* The parsed configuration of the last boot_setup() (for tests and the summary). */
