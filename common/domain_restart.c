@@ -32,6 +32,7 @@ void domain_restart(struct domain *d)
 	/* The old incarnation wrote the whole page (the part past the struct too). */
 	domain_clear_shared_info(d);
 	p2m_reset(&d->p2m);
+	d->tot_pages = d->max_pages;
 	rc = p2m_map_range(&d->p2m, gaddr_to_gfn(d->ram_gpa), maddr_to_mfn(d->ram_maddr),
 			   d->ram_bytes >> PAGE_SHIFT, p2m_ram_rw);
 	if (rc == 0) {
