@@ -17,7 +17,11 @@ HYP_OBJS := $(patsubst %.c,$(HYP_DIR)/%.o,$(HYP_C_SRCS)) \
 
 HYP_CC := $(CROSS_COMPILE)gcc
 HYP_OPT := $(if $(filter y,$(CONFIG_DEBUG)),-Og,-O2)
-HYP_CPPFLAGS := -nostdinc -isystem $(shell $(HYP_CC) -print-file-name=include) \
+# The compiler's own header directory, asked for once and only when a rule
+# uses it: reading the makefiles runs no tool, so `make test` on a machine
+# without the cross compiler gets as far as ci/deps.sh installing it.
+HYP_CC_INC = $(eval HYP_CC_INC := $$(shell $$(HYP_CC) -print-file-name=include))$(HYP_CC_INC)
+HYP_CPPFLAGS = -nostdinc -isystem $(HYP_CC_INC) \
 	-I$(SRCTREE)/include -I$(SRCTREE)/arch/arm/include -I$(BUILD)/include
 HYP_CFLAGS := -std=c11 -ffreestanding -fno-builtin-printf -Wall -Wextra -Werror $(HYP_OPT) -g \
 	-mgeneral-regs-only -mstrict-align -mno-outline-atomics -march=armv8-a \

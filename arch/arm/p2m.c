@@ -16,6 +16,7 @@
 #define PTE_ADDR_MASK ULL(0x0000fffffffff000)
 #define S2_ATTR_NORMAL (ULL(0xf) << 2)  /* Normal, Inner/Outer WB */
 #define S2_ATTR_DEVICE (ULL(0x0) << 2)  /* Device-nGnRnE */
+#define S2_ATTR_DEVICE_NGNRE (ULL(0x1) << 2)  /* Device-nGnRE */
 #define S2_AP_RO      (ULL(1) << 6)
 #define S2_AP_RW      (ULL(3) << 6)
 #define S2_SH_INNER   (ULL(3) << 8)
@@ -41,6 +42,9 @@ static uint64_t p2m_pte(mfn_t mfn, enum p2m_type t, bool block)
 		break;
 	case p2m_mmio_direct:
 		pte |= S2_ATTR_DEVICE | S2_AP_RW | S2_XN;
+		break;
+	case p2m_mmio_direct_dev:
+		pte |= S2_ATTR_DEVICE_NGNRE | S2_AP_RW | S2_XN;
 		break;
 	case p2m_grant_map_rw:
 	case p2m_hyp_page:
@@ -240,7 +244,8 @@ bool p2m_fault_is_transient(struct p2m_domain *p2m, gfn_t gfn)
 	/* Wait out any split in progress, then look again. */
 	spin_lock(&p2m->lock);
 	spin_unlock(&p2m->lock);
-	return (p2m_lookup(p2m, gfn, &mfn, &t) == 0) && (t != p2m_mmio_direct);
+	return (p2m_lookup(p2m, gfn, &mfn, &t) == 0) && (t != p2m_mmio_direct) &&
+	       (t != p2m_mmio_direct_dev);
 }
 
 int p2m_set_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t,

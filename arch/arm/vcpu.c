@@ -336,4 +336,17 @@ void arch_domain_stop(struct domain *d)
 			printk("bulkhead: d%u v%u on CPU%u did not stop\n", d->domain_id, i, v->pcpu);
 		}
 	}
+	/* Its devices fall silent until it runs again (restart) or for good. */
+	if (d->cfg.nr_dev_irqs != 0U) {
+		unsigned int left = vgic_domain_hw_stop(d);
+		char list[64];
+		size_t pos = 0U;
+		for (i = 0U; (i < d->cfg.nr_dev_irqs) && (pos + 8U < sizeof(list)); i++) {
+			int n = bh_snprintf(&list[pos], sizeof(list) - pos, " %u",
+					    (unsigned int)d->cfg.dev_irq[i].intid);
+			pos += (n > 0) ? (size_t)n : 0U;
+		}
+		printk("bulkhead: %s (d%u): device interrupts%s %s\n", d->cfg.name, d->domain_id,
+		       list, (left == 0U) ? "masked" : "NOT masked");
+	}
 }

@@ -16,7 +16,8 @@ static bool memory_gfn_valid(struct domain *d, gfn_t gfn)
 	mfn_t mfn;
 	enum p2m_type t;
 
-	return (p2m_lookup(&d->p2m, gfn, &mfn, &t) == 0) && (t != p2m_mmio_direct);
+	return (p2m_lookup(&d->p2m, gfn, &mfn, &t) == 0) && (t != p2m_mmio_direct) &&
+	       (t != p2m_mmio_direct_dev);
 }
 
 /*

@@ -16,10 +16,11 @@ enum p2m_type {
 	p2m_invalid = 0,
 	p2m_ram_rw,          /* partition RAM */
 	p2m_ram_ro,
-	p2m_mmio_direct,     /* device passed through */
+	p2m_mmio_direct,     /* hardware the hypervisor lends (the GICv2 virtual CPU interface) */
 	p2m_grant_map_rw,    /* foreign frame mapped through a grant */
 	p2m_grant_map_ro,
 	p2m_hyp_page,        /* hypervisor page shared by ABI (shared_info, grant frame) */
+	p2m_mmio_direct_dev, /* assigned device memory (xen,reg): Device-nGnRE, as Xen maps it */
 	p2m_type_nr
 };
 

@@ -3,8 +3,12 @@
 #
 #   paths-profile.sh OPS [IMAGE [ELF]]
 #
-# OPS is the benchpaths op mask (1 null hypercall, 2 grant map+unmap,
-# 4 GNTTABOP_copy 4 KiB, 8 event send to upcall). Boots the bench partition
+# OPS is the benchpaths op mask (guests/benchpaths/bench.h: 1 null hypercall,
+# 2 grant map+unmap, 4 GNTTABOP_copy 4 KiB, 8 event send to upcall, 16 unmask
+# to upcall, 32 vtimer, 64 map batch of 16, 128 vpl011 write; 256 SGI to the
+# other vCPU and 512 WFI wake run alone, on their -smp 2 set-ups, where the
+# figures are both CPUs' instructions per iteration, the waiting side's
+# included). Boots the bench partition
 # twice under -icount shift=0 with QEMU's TB trace (-d exec,nochain,in_asm),
 # with LO and HI iterations of the selected paths, and prints the difference
 # per function divided by HI - LO: instructions per iteration, boot and
@@ -22,12 +26,15 @@ ELF="${3:-${IMG%.bin}.elf}"
 LO=${LO:-20}
 HI=${HI:-120}
 W="$BUILD/bench/profile"
+FRAG=dts/bench/paths.dtsi SMP=1
+if [ $((OPS & 256)) -ne 0 ]; then FRAG=dts/bench/paths-sgi.dtsi SMP=2; fi
+if [ $((OPS & 512)) -ne 0 ]; then FRAG=dts/bench/paths-wake.dtsi SMP=2; fi
 mkdir -p "$W"
 for it in "$LO" "$HI"; do
-	sed "s/iters=[0-9]*/iters=$it ops=$OPS/" dts/bench/paths.dtsi > "$W/paths-$it.dtsi"
+	sed "s/iters=[0-9]*/iters=$it ops=$OPS/" "$FRAG" > "$W/paths-$it.dtsi"
 	rm -f "$W/trace-$it.log"
 	QEMU_EXTRA="-d exec,nochain,in_asm -D $W/trace-$it.log" \
-		timeout 320 bash tools/qemu/run.sh -g 3 -c cortex-a57 -s 1 -t 300 \
+		timeout 320 bash tools/qemu/run.sh -g 3 -c cortex-a57 -s "$SMP" -t 300 \
 		-i shift=0,sleep=off -k "$IMG" -l "$W/console-$it.log" "$W/paths-$it.dtsi" \
 		> /dev/null 2>&1 || true
 	grep -q 'bench: done' "$W/console-$it.log" ||
