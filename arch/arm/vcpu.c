@@ -134,12 +134,6 @@ static void sysregs_save(struct el1_sysregs *s)
 	s->mdscr = sysreg_read(mdscr_el1);
 }
 
-bool vcpu_runnable(const struct vcpu *v)
-{
-	return load_acquire(&v->online) &&
-	       (read_atomic(&v->domain->state) == DOMAIN_RUNNING);
-}
-
 /* Make v the CPU's guest context. IRQs are masked. */
 static void vcpu_load(struct pcpu *pc, struct vcpu *v)
 {

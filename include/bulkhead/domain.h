@@ -8,6 +8,7 @@
 #define BULKHEAD_DOMAIN_H
 
 #include <bulkhead/config.h>
+#include <bulkhead/atomic.h>
 #include <bulkhead/domain_config.h>
 #include <bulkhead/spinlock.h>
 #include <bulkhead/p2m.h>
@@ -92,6 +93,15 @@ int domain_load(struct domain *d);
 void domain_start_all(void);
 /* The vCPU pinned to physical CPU cpu (1:1), or NULL if it hosts none. */
 struct vcpu *vcpu_of_pcpu(unsigned int cpu);
+
+/*
+ * Online and its partition running: its CPU may run it. Inline: every
+ * hypercall's exit asks (arch/arm/traps.c guest_hypercall).
+ */
+static inline bool vcpu_runnable(const struct vcpu *v)
+{
+	return load_acquire(&v->online) && (read_atomic(&v->domain->state) == DOMAIN_RUNNING);
+}
 
 static inline struct vcpu *current_vcpu(void)
 {
