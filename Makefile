@@ -39,10 +39,17 @@ endef
 # "<vendor>-<board>_defconfig" -> boards/<vendor>/<board>/defconfig
 board_defconfig = $(SRCTREE)/boards/$(firstword $(subst -, ,$(1)))/$(patsubst $(firstword $(subst -, ,$(1)))-%,%,$(1))/defconfig
 
+# CONFIG_FRAGMENTS: Kconfig fragments merged over the board's defconfig, the
+# later winning (tools/kconfig/merge.sh); the result is checked against them.
+CONFIG_FRAGMENTS ?=
 %_defconfig:
 	$(Q)test -f $(call board_defconfig,$*) || { echo "no board $* ($(call board_defconfig,$*))"; exit 1; }
-	$(call kconfig_gen,$(BUILD),$(call board_defconfig,$*))
-	@echo "configured $* in $(O)/.config"
+	$(Q)mkdir -p $(BUILD)
+	$(Q)bash tools/kconfig/merge.sh $(BUILD)/defconfig.merged $(call board_defconfig,$*) \
+		$(abspath $(CONFIG_FRAGMENTS))
+	$(call kconfig_gen,$(BUILD),$(BUILD)/defconfig.merged)
+	$(Q)$(if $(CONFIG_FRAGMENTS),bash tools/kconfig/merge.sh -c $(BUILD)/.config $(abspath $(CONFIG_FRAGMENTS)))
+	@echo "configured $* in $(O)/.config$(if $(CONFIG_FRAGMENTS), with $(CONFIG_FRAGMENTS))"
 
 $(BUILD)/.config:
 	$(Q)$(MAKE) --no-print-directory $(DEFAULT_DEFCONFIG)

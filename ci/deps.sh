@@ -34,6 +34,7 @@ declare -A FILES=(
 	[/usr/include/cmocka.h]=libcmocka-dev
 	[/usr/lib/u-boot/qemu_arm64/u-boot.bin]=u-boot-qemu
 	[/usr/lib/llvm-14/lib/clang/14.0.6/lib/linux/libclang_rt.fuzzer-x86_64.a]=libclang-rt-14-dev
+	[/usr/aarch64-linux-gnu/lib/libc.a]=libc6-dev-arm64-cross
 )
 
 missing=()
@@ -53,5 +54,15 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 echo "ci/deps.sh: installing ${missing[*]}" >&2
 export DEBIAN_FRONTEND=noninteractive
-apt-get update -qq >/dev/null
-apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+# apt's two notes of a root-only chroot (no apt-utils, no _apt sandbox) are
+# noise; every other line, and the status, come through.
+quiet() {
+	local log rc=0
+	log=$(mktemp)
+	"$@" > /dev/null 2> "$log" || rc=$?
+	grep -vE '^(debconf: delaying|W: Download is performed unsandboxed)' "$log" >&2 || true
+	rm -f "$log"
+	return $rc
+}
+quiet apt-get update -qq
+quiet apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -9,6 +9,7 @@
 #include <bulkhead/domain_build.h>
 #include <bulkhead/console.h>
 #include <bulkhead/lib.h>
+#include <bulkhead/mm.h>
 #include <public/errno.h>
 
 #define MIB_SHIFT U(20)
@@ -35,6 +36,26 @@ static const char *boot_cpu_compat(const struct fdt *f)
 		n = fdt_next_sibling(f, n);
 	}
 	return NULL;
+}
+
+/* Boot-module memory (a partial device tree), a page at a time. */
+static int boot_read_module(void *ctx, paddr_t addr, void *buf, size_t len)
+{
+	uint8_t *dst = buf;
+	size_t done = 0U;
+
+	(void)ctx;
+	/* LOOP-BOUND: each round copies n >= 1 bytes, up to the page end: at most len / PAGE_SIZE
+	 * + 1 rounds; len is at most DOM0LESS_PFDT_MAX (the parser checks it first). */
+	while (done < len) {
+		paddr_t ma = addr + done;
+		size_t n = MIN(len - done, (size_t)(PAGE_SIZE - PAGE_OFFSET_OF(ma)));
+		uint8_t *va = map_domain_page(maddr_to_mfn(ma));
+		(void)memcpy(&dst[done], &va[PAGE_OFFSET_OF(ma)], n);
+		unmap_domain_page(va);
+		done += n;
+	}
+	return 0;
 }
 
 static int boot_reserve(const struct fdt *f, const void *dtb, const struct boot_machine *m)
@@ -170,7 +191,7 @@ static void boot_summary(const struct boot_machine *m)
 		       (unsigned long long)(d->ram_bytes >> 10), d->cfg.pcpus_fixed ? " fixed" : "",
 		       (unsigned long long)d->kernel_entry, (unsigned long long)d->dtb_gpa,
 		       d->cfg.enhanced ? ", xen,enhanced" : "", d->cfg.vpl011 ? ", vpl011" : "",
-		       (d->cfg.dtb.size != 0U) ? ", passthrough DT ignored" : "");
+		       (d->cfg.nr_iomem != 0U) ? ", devices" : "");
 	}
 }
 
@@ -224,6 +245,17 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 		lim.banks[i].base = m->banks[i].base;
 		lim.banks[i].size = m->banks[i].size;
 	}
+	/*
+	 * Nothing is assigned over the hypervisor's devices: the tree's first, as
+	 * check-dtb sees them (so both print the same message), then the board's.
+	 * Its image is RAM, which is never assigned as device memory.
+	 */
+	dom0less_hyp_devices_from_dt(&f, &lim);
+	for (i = 0U; i < m->nr_devs; i++) {
+		(void)dom0less_add_hyp_dev(&lim, m->devs[i].base, m->devs[i].size, m->devs[i].intid,
+					   m->devs[i].node, m->devs[i].what);
+	}
+	lim.read_module = boot_read_module;
 	rc = dom0less_parse(&f, &lim, &boot_config, boot_err, sizeof(boot_err));
 	if (rc != 0) {
 		printk("bulkhead: config: %s\n", boot_err);

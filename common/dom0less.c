@@ -6,7 +6,7 @@
  * node and the limit so the build-time checker and the boot print the same
  * line. Properties Bulkhead adds are prefixed "bulkhead," (docs/device-tree.md).
  */
-#include <bulkhead/dom0less.h>
+#include "dom0less_priv.h"
 #include <bulkhead/console.h>
 #include <bulkhead/lib.h>
 #include <public/arch-arm.h>
@@ -14,17 +14,7 @@
 #define D0L_PATH_LEN U(128)
 #define KIB U(1024)
 
-struct d0l_ctx {
-	const struct fdt *f;
-	const struct dom0less_limits *lim;
-	struct dom0less_config *out;
-	char *err;
-	size_t errlen;
-	uint32_t avail_cpus;
-};
-
-static int __attribute__((format(printf, 4, 5)))
-d0l_err(struct d0l_ctx *c, int node, int rc, const char *fmt, ...)
+int d0l_err(struct d0l_ctx *c, int node, int rc, const char *fmt, ...)
 {
 	char path[D0L_PATH_LEN];
 	va_list ap;
@@ -68,6 +58,11 @@ void dom0less_default_limits(struct dom0less_limits *lim)
 	lim->max_domains = CONFIG_MAX_DOMAINS;
 	lim->max_vcpus = CONFIG_MAX_VCPUS;
 	lim->nr_cpus = CONFIG_NR_CPUS;
+#ifdef CONFIG_VGIC_NR_SPIS
+	lim->vgic_nr_spis = CONFIG_VGIC_NR_SPIS;
+#else
+	lim->vgic_nr_spis = U(32);
+#endif
 #ifdef CONFIG_EVTCHN_MAX_PORTS
 	lim->evtchn_ports = CONFIG_EVTCHN_MAX_PORTS;
 #else
@@ -438,6 +433,7 @@ static int d0l_domain(struct d0l_ctx *c, uint32_t di, int node)
 {
 	struct domain_config *cfg = &c->out->dom[di];
 	const char *name = fdt_node_name(c->f, node);
+	int dtb_node = -1;
 	int child;
 	uint32_t steps;
 	int rc;
@@ -466,13 +462,15 @@ static int d0l_domain(struct d0l_ctx *c, uint32_t di, int node)
 			if (rc != 0) {
 				return rc;
 			}
+			dtb_node = (d0l_module_kind(c->f, child) == MOD_DTB) ? child : dtb_node;
 		}
 		child = fdt_next_sibling(c->f, child);
 	}
 	if (cfg->kernel.size == 0U) {
 		return d0l_err(c, node, 0, "no multiboot,kernel module");
 	}
-	return 0;
+	cfg->gic_phandle = DOMAIN_GIC_PHANDLE;
+	return (dtb_node >= 0) ? d0l_devices(c, di, dtb_node) : 0;
 }
 
 /* Two partitions, a partition and a module, must not share machine RAM. */
@@ -657,6 +655,7 @@ int dom0less_parse(const struct fdt *f, const struct dom0less_limits *lim,
 		(void)bh_snprintf(err, errlen, "/chosen: no such node");
 		return chosen;
 	}
+	c.gic_node = d0l_find_gic(f);
 	rc = d0l_collect(&c, chosen);
 	if (rc == 0) {
 		rc = d0l_place_vcpus(&c);

@@ -61,6 +61,27 @@ static void domain_vcpus_init(struct domain *d)
 	}
 }
 
+int domain_map_static(struct domain *d)
+{
+	uint32_t i;
+	int rc;
+
+	rc = p2m_map_range(&d->p2m, gaddr_to_gfn(d->ram_gpa), maddr_to_mfn(d->ram_maddr),
+			   d->ram_bytes >> PAGE_SHIFT, p2m_ram_rw);
+	if (rc == 0) {
+		/* Grant mappings then only ever write leaf entries. */
+		rc = p2m_prealloc(&d->p2m, gaddr_to_gfn(GUEST_GNTTAB_BASE),
+				  GUEST_GNTTAB_SIZE >> PAGE_SHIFT);
+	}
+	/* Assigned device memory (xen,reg), checked page aligned and free by the parser. */
+	for (i = 0U; (rc == 0) && (i < d->cfg.nr_iomem) && (i < DOMAIN_MAX_IOMEM); i++) {
+		const struct iomem_map *m = &d->cfg.iomem[i];
+		rc = p2m_map_range(&d->p2m, gaddr_to_gfn(m->gaddr), maddr_to_mfn(m->maddr),
+				   m->size >> PAGE_SHIFT, p2m_mmio_direct_dev);
+	}
+	return rc;
+}
+
 /* Build the memory map and per-partition pools; the image is loaded later. */
 static int domain_build_memory(struct domain *d)
 {
@@ -68,13 +89,7 @@ static int domain_build_memory(struct domain *d)
 
 	rc = p2m_init(&d->p2m, d->vmid, p2m_pool[d->domain_id - 1U], CONFIG_P2M_POOL_PAGES);
 	if (rc == 0) {
-		rc = p2m_map_range(&d->p2m, gaddr_to_gfn(d->ram_gpa), maddr_to_mfn(d->ram_maddr),
-				   d->ram_bytes >> PAGE_SHIFT, p2m_ram_rw);
-	}
-	if (rc == 0) {
-		/* Grant mappings then only ever write leaf entries. */
-		rc = p2m_prealloc(&d->p2m, gaddr_to_gfn(GUEST_GNTTAB_BASE),
-				  GUEST_GNTTAB_SIZE >> PAGE_SHIFT);
+		rc = domain_map_static(d);
 	}
 	return rc;
 }
@@ -100,6 +115,8 @@ int domain_create(domid_t id, const struct domain_config *cfg)
 	d->nr_vcpus = cfg->nr_vcpus;
 	d->ram_gpa = GUEST_RAM0_BASE;
 	d->ram_bytes = cfg->mem_bytes;
+	d->max_pages = cfg->mem_bytes >> PAGE_SHIFT;
+	d->tot_pages = d->max_pages;
 	d->shared_info = &shared_info_pages[id - 1U].s;
 	d->shared_info_gfn = INVALID_GFN;
 	spin_lock_init(&d->lock, LOCK_CLASS_DOMAIN);
@@ -193,6 +210,7 @@ void domain_shutdown(struct domain *d, uint32_t reason)
 	}
 	if (all_domains_stopped(&status)) {
 		printk("bulkhead: all partitions stopped, status %d\n", status);
+		domain_print_summary(status);
 		arch_system_off(status);
 	}
 }

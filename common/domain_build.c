@@ -19,13 +19,14 @@
 #define MIB(x)          ((uint64_t)(x) << 20)
 #define IMAGE_MAGIC     U(0x644d5241)  /* "ARM\x64", little-endian at byte 56 */
 #define IMAGE_HDR_LEN   U(64)
-#define GUEST_PHANDLE_GIC U(65000)     /* the value Xen uses */
 #define PSCI_0_1_CPU_OFF U(1)          /* Xen's PSCI 0.1 function ids */
 #define PSCI_0_1_CPU_ON  U(2)
 #define IRQ_TYPE_LEVEL_HIGH U(4)
 #define PPI_FLAGS       U(0xf08)       /* all CPUs, level-low: as Xen writes it */
 
 static uint8_t guest_dt[CONFIG_NR_CPUS][DOMAIN_DT_MAX] __attribute__((aligned(8)));
+/* The partition's partial device tree (multiboot,device-tree), read back at each build. */
+static uint8_t guest_pfdt[CONFIG_NR_CPUS][DOMAIN_PFDT_MAX] __attribute__((aligned(8)));
 static uint32_t build_gic_version =
 #if defined(CONFIG_GICV2) && CONFIG_GICV2
 	2U;
@@ -142,6 +143,12 @@ static int kernel_layout(const struct domain *d, uint64_t *load_off, uint64_t *e
 	return 0;
 }
 
+/* The phandle of the partition's GIC (a configuration built by hand may leave it 0). */
+static uint32_t dt_gic_phandle(const struct domain *d)
+{
+	return (d->cfg.gic_phandle != 0U) ? d->cfg.gic_phandle : DOMAIN_GIC_PHANDLE;
+}
+
 static void dt_cells2(struct fdt_writer *w, const char *name, uint64_t a, uint64_t b)
 {
 	uint32_t c[4] = { (uint32_t)(a >> 32), (uint32_t)a, (uint32_t)(b >> 32), (uint32_t)b };
@@ -172,7 +179,8 @@ static void dt_gic(struct fdt_writer *w, const struct domain *d)
 	fdt_w_prop_u32(w, "#interrupt-cells", 3U);
 	fdt_w_prop_u32(w, "#address-cells", 0U);
 	fdt_w_prop_empty(w, "interrupt-controller");
-	fdt_w_prop_u32(w, "phandle", GUEST_PHANDLE_GIC);
+	/* The partial tree's /gic phandle when it has one, so its interrupt-parent finds this. */
+	fdt_w_prop_u32(w, "phandle", dt_gic_phandle(d));
 	fdt_w_end_node(w);
 }
 
@@ -226,7 +234,7 @@ static void dt_devices(struct fdt_writer *w, const struct domain *d)
 		fdt_w_prop(w, "compatible", xen_compat, sizeof(xen_compat));
 		dt_cells2(w, "reg", GUEST_GNTTAB_BASE, GUEST_GNTTAB_SIZE);
 		fdt_w_prop_cells(w, "interrupts", irq, 3U);
-		fdt_w_prop_u32(w, "interrupt-parent", GUEST_PHANDLE_GIC);
+		fdt_w_prop_u32(w, "interrupt-parent", dt_gic_phandle(d));
 		fdt_w_end_node(w);
 	}
 	if (d->cfg.vpl011) {
@@ -237,10 +245,98 @@ static void dt_devices(struct fdt_writer *w, const struct domain *d)
 		fdt_w_prop_string(w, "compatible", "arm,sbsa-uart");
 		dt_cells2(w, "reg", GUEST_PL011_BASE, GUEST_PL011_SIZE);
 		fdt_w_prop_cells(w, "interrupts", irq, 3U);
-		fdt_w_prop_u32(w, "interrupt-parent", GUEST_PHANDLE_GIC);
+		fdt_w_prop_u32(w, "interrupt-parent", dt_gic_phandle(d));
 		/* Linux's sbsa-uart driver refuses a node without a baud rate. */
 		fdt_w_prop_u32(w, "current-speed", 115200U);
 		fdt_w_end_node(w);
+	}
+}
+
+/* Xen's passthrough properties: the hypervisor's business, not the guest's. */
+static bool dt_pt_private(const char *name)
+{
+	return (strcmp(name, "xen,reg") == 0) || (strcmp(name, "xen,path") == 0) ||
+	       (strcmp(name, "xen,force-assign-without-iommu") == 0);
+}
+
+/*
+ * Copy the subtree at top of the partial tree, depth first, without
+ * recursion: /aliases as it is, /passthrough without the xen,* properties
+ * (as Xen does). Nodes are closed as the walk climbs back up.
+ */
+static void dt_copy_subtree(struct fdt_writer *w, const struct fdt *pf, int top, bool strip)
+{
+	uint32_t steps;
+	int depth = 0;
+	int n = top;
+
+	for (steps = 0U; (n >= 0) && (steps <= (pf->size_struct / 4U)); steps++) {
+		const char *name = fdt_node_name(pf, n);
+		int next_depth = depth;
+		int next;
+		int p;
+		uint32_t pstep;
+
+		fdt_w_begin_node(w, (name != NULL) ? name : "");
+		p = fdt_first_prop(pf, n);
+		for (pstep = 0U; (p >= 0) && (pstep <= (pf->size_struct / 4U)); pstep++) {
+			const char *pname;
+			const void *data;
+			uint32_t len;
+			if ((fdt_prop_at(pf, p, &pname, &data, &len) == 0) &&
+			    !(strip && dt_pt_private(pname))) {
+				fdt_w_prop(w, pname, data, len);
+			}
+			p = fdt_next_prop(pf, p);
+		}
+		next = fdt_next_node(pf, n, &next_depth);
+		if ((next < 0) || (next_depth <= 0)) {
+			next_depth = 0;   /* left the subtree: close everything still open */
+			next = -1;
+		}
+		/* A child opens inside this node; a sibling or an uncle closes what it leaves. */
+		for (p = next_depth; p <= depth; p++) {
+			fdt_w_end_node(w);
+		}
+		depth = next_depth;
+		n = next;
+	}
+}
+
+/* The partial device tree's /aliases and /passthrough, from the module, as Xen adds them. */
+static void dt_partial(struct fdt_writer *w, const struct domain *d)
+{
+	uint8_t *pfdt = guest_pfdt[arch_cpu_id() % CONFIG_NR_CPUS];
+	const struct boot_module *m = &d->cfg.dtb;
+	uint64_t done = 0U;
+	struct fdt pf;
+	uint32_t steps;
+	int n;
+
+	if ((m->size == 0U) || (m->size > DOMAIN_PFDT_MAX)) {
+		return;   /* none (the parser refused one too large) */
+	}
+	/* LOOP-BOUND: each round reads n >= 1 bytes up to a page end, size <= DOMAIN_PFDT_MAX. */
+	while (done < m->size) {
+		uint64_t len = MIN(m->size - done, PAGE_SIZE - PAGE_OFFSET_OF(m->start + done));
+		mod_read(m->start + done, &pfdt[done], len);
+		done += len;
+	}
+	if (fdt_open(&pf, pfdt, (size_t)m->size) != 0) {
+		w->err = (w->err != 0) ? w->err : -FDT_ERR_BADHEADER;
+		return;
+	}
+	n = fdt_first_child(&pf, 0);
+	for (steps = 0U; (n >= 0) && (steps <= (pf.size_struct / 4U)); steps++) {
+		const char *name = fdt_node_name(&pf, n);
+		if ((name != NULL) && (strcmp(name, "aliases") == 0)) {
+			dt_copy_subtree(w, &pf, n, false);
+		} else if ((name != NULL) && (strcmp(name, "passthrough") == 0)) {
+			dt_copy_subtree(w, &pf, n, true);
+		} else {
+			/* /gic is the partition's GIC node, written with its phandle; the rest is not used. */
+		}
+		n = fdt_next_sibling(&pf, n);
 	}
 }
 
@@ -255,7 +351,7 @@ int domain_build_dt(const struct domain *d, void *buf, size_t cap, paddr_t initr
 	fdt_w_prop(&w, "compatible", root_compat, sizeof(root_compat));
 	fdt_w_prop_u32(&w, "#address-cells", 2U);
 	fdt_w_prop_u32(&w, "#size-cells", 2U);
-	fdt_w_prop_u32(&w, "interrupt-parent", GUEST_PHANDLE_GIC);
+	fdt_w_prop_u32(&w, "interrupt-parent", dt_gic_phandle(d));
 
 	fdt_w_begin_node(&w, "chosen");
 	fdt_w_prop_string(&w, "bootargs", d->cfg.bootargs);
@@ -276,6 +372,7 @@ int domain_build_dt(const struct domain *d, void *buf, size_t cap, paddr_t initr
 	fdt_w_prop_string(&w, "device_type", "memory");
 	dt_cells2(&w, "reg", d->ram_gpa, d->ram_bytes);
 	fdt_w_end_node(&w);
+	dt_partial(&w, d);
 	dt_gic(&w, d);
 	dt_devices(&w, d);
 	fdt_w_end_node(&w);

@@ -32,12 +32,8 @@ void domain_restart(struct domain *d)
 	/* The old incarnation wrote the whole page (the part past the struct too). */
 	domain_clear_shared_info(d);
 	p2m_reset(&d->p2m);
-	rc = p2m_map_range(&d->p2m, gaddr_to_gfn(d->ram_gpa), maddr_to_mfn(d->ram_maddr),
-			   d->ram_bytes >> PAGE_SHIFT, p2m_ram_rw);
-	if (rc == 0) {
-		rc = p2m_prealloc(&d->p2m, gaddr_to_gfn(GUEST_GNTTAB_BASE),
-				  GUEST_GNTTAB_SIZE >> PAGE_SHIFT);
-	}
+	d->tot_pages = d->max_pages;
+	rc = domain_map_static(d);
 	spin_unlock(&d->lock);
 	domain_scrub(d);
 	if (rc == 0) {

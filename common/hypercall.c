@@ -8,7 +8,7 @@
 
 static long hc_memory_op(const regval_t a[HYPERCALL_NR_ARGS])
 {
-	return do_memory_op((unsigned int)a[0], a[1]);
+	return do_memory_op(a[0], a[1]);
 }
 
 static long hc_xen_version(const regval_t a[HYPERCALL_NR_ARGS])

@@ -26,6 +26,30 @@ __attribute__((weak)) void arch_hyp_image_range(paddr_t *start, paddr_t *end)
 	}
 }
 
+static void hyp_dev(struct boot_machine *m, paddr_t base, uint64_t size, uint32_t intid,
+		    const char *what)
+{
+	if ((base != 0U) && (m->nr_devs < DOM0LESS_MAX_HYP_DEVS)) {
+		m->devs[m->nr_devs] = (struct dom0less_hyp_dev){
+			.base = base, .size = size, .intid = intid, .node = -1, .what = what };
+		m->nr_devs++;
+	}
+}
+
+/* What the board says the hypervisor drives; the device tree may add more. */
+static void hyp_devices(struct boot_machine *m)
+{
+	hyp_dev(m, board.uart_base, PAGE_SIZE, board.uart_irq, "the hypervisor's UART");
+	hyp_dev(m, board.gicd_base, UL(0x10000), 0U, "the GIC");
+	if (board.gic_version == 3U) {
+		hyp_dev(m, board.gicr_base, (uint64_t)board.nr_cpus * UL(0x20000), 0U, "the GIC");
+	} else {
+		hyp_dev(m, board.gicc_base, UL(0x2000), 0U, "the GIC");
+		hyp_dev(m, board.gich_base, UL(0x1000), 0U, "the GIC");
+		hyp_dev(m, board.gicv_base, UL(0x2000), 0U, "the GIC");
+	}
+}
+
 __noreturn void start_hypervisor(const void *dtb)
 {
 	struct boot_machine m = { 0 };
@@ -39,6 +63,7 @@ __noreturn void start_hypervisor(const void *dtb)
 		m.banks[i].size = board.banks[i].size;
 	}
 	arch_hyp_image_range(&m.hyp_start, &m.hyp_end);
+	hyp_devices(&m);
 	printk("bulkhead: %s, hypervisor 0x%llx-0x%llx, device tree at 0x%llx\n", board.name,
 	       (unsigned long long)m.hyp_start, (unsigned long long)m.hyp_end,
 	       (unsigned long long)virt_to_maddr(dtb));

@@ -41,5 +41,7 @@ $(GUEST_DIR)/%.elf: $$(call guest_objs,$$*) \
 $(GUEST_DIR)/%.bin: $(GUEST_DIR)/%.elf
 	$(Q)$(GUEST_OBJCOPY) -O binary $< $@
 
-.PRECIOUS: $(GUEST_DIR)/%.elf
+# Objects are kept (not intermediates make deletes after the link): the next
+# build is incremental and make prints no rm line.
+.PRECIOUS: $(GUEST_DIR)/%.elf $(GUEST_DIR)/%.c.o $(GUEST_DIR)/%.S.o
 -include $(wildcard $(GUEST_DIR)/*/*.d $(GUEST_DIR)/lib/*.d)

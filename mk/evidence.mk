@@ -74,8 +74,15 @@ coverage-bins: $(COV_BINS)
 
 test-build: evidence-stack-inputs coverage-bins $(EVIDENCE_CFG)/include/generated/autoconf.h
 
-evidence: evidence-stack-inputs coverage-bins
+# Standalone from a fresh clone: the dependencies first, then every input the
+# report reads (the unit tests' device trees among them), as make test has them.
+evidence: deps
+	$(Q)$(MAKE) --no-print-directory evidence-inputs
+	$(Q)test -f $(BUILD)/bench/restart.csv || $(MAKE) --no-print-directory bench-restart
 	$(Q)$(EVIDENCE_PY) --build $(BUILD) --full
+
+.PHONY: evidence-inputs
+evidence-inputs: evidence-stack-inputs coverage-bins boot-test-dtbs
 
 evidence-fast: evidence-stack-inputs
 	$(Q)$(EVIDENCE_PY) --build $(BUILD) --fast

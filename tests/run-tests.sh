@@ -1,33 +1,43 @@
 #!/usr/bin/env bash
-# Runs every test and prints one closing line "N passed, M failed".
+# Runs every test and prints one closing line "N passed, M failed, K skipped".
 #
 # Host programs under build/host/{tests,stress}: cmocka programs report in
-# TAP (ok / not ok); others print "PASS: name" / "FAIL: name". Scenario
-# suites are tests/*/run.sh, which print the same PASS/FAIL lines. A program
-# that dies without reporting a failure counts as one failure.
+# TAP (ok / not ok / ok # SKIP); others print "PASS: name" / "FAIL: name" /
+# "SKIP: name (why)". Scenario suites are tests/*/run.sh, which print the
+# same lines. A program that dies without reporting a failure counts as one
+# failure. Nothing in a default suite may skip: a skip fails the run too, so
+# CI cannot be green while a test did not run.
 set -u
 BUILD="${BUILD:-$(pwd)/build}"
 LOGDIR="$BUILD/test-logs"
 mkdir -p "$LOGDIR"
 passed=0
 failed=0
+skipped=0
 failures=()
+skips=()
 
 count() { # $1 = name, $2 = log, $3 = exit code
-	local p f
-	p=$(grep -cE '^(ok [0-9]+|PASS: )' "$2" || true)
+	local p f k
+	p=$(grep -E '^(ok [0-9]+|PASS: )' "$2" | grep -cvE '^ok [0-9]+.*# *SKIP' || true)
 	f=$(grep -cE '^(not ok [0-9]+|FAIL: )' "$2" || true)
+	k=$(grep -cE '^(SKIP: |ok [0-9]+.*# *SKIP)' "$2" || true)
 	if [ "$3" -ne 0 ] && [ "$f" -eq 0 ]; then
 		f=1
 		echo "FAIL: $1 exited with status $3" >> "$2"
 	fi
 	passed=$((passed + p))
 	failed=$((failed + f))
+	skipped=$((skipped + k))
 	if [ "$f" -ne 0 ]; then
 		failures+=("$1 (log: $2)")
 		grep -E '^(not ok|FAIL: )' "$2" | sed 's/^/    /' | head -20
 	fi
-	printf '%-40s %4d passed %4d failed\n' "$1" "$p" "$f"
+	if [ "$k" -ne 0 ]; then
+		skips+=("$1 (log: $2)")
+		grep -E '^(SKIP: |ok [0-9]+.*# *SKIP)' "$2" | sed 's/^/    /' | head -20
+	fi
+	printf '%-40s %4d passed %4d failed %4d skipped\n' "$1" "$p" "$f" "$k"
 }
 
 run_prog() { # $1 = name, $2.. = command
@@ -58,5 +68,9 @@ if [ "${#failures[@]}" -ne 0 ]; then
 	echo "failures:"
 	printf '  %s\n' "${failures[@]}"
 fi
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ] && [ "$passed" -gt 0 ]
+if [ "${#skips[@]}" -ne 0 ]; then
+	echo "skipped (a default suite may not skip; this run fails):"
+	printf '  %s\n' "${skips[@]}"
+fi
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ] && [ "$skipped" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -25,7 +25,10 @@ unit: $(UNIT_BINS)
 
 test-build: $(UNIT_BINS) $(STRESS_BINS)
 
+# The artifacts first; without them (no network and no cache) the tests that
+# need them fail and say why, the others still run.
 test:
 	$(Q)bash ci/deps.sh
+	$(Q)bash tools/fetch/fetch.sh || echo "make test: make fetch failed; the tests that need its artifacts will fail" >&2
 	$(Q)$(MAKE) --no-print-directory test-build
 	$(Q)bash tests/run-tests.sh

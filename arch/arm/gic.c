@@ -15,6 +15,7 @@
 #include <bulkhead/atomic.h>
 #include <bulkhead/console.h>
 #include <public/errno.h>
+#include "gic_sysreg.h"
 
 /* Interrupts handled per gic_handle_irq() call before returning to the guest. */
 #define GIC_IRQS_PER_ENTRY U(16)
@@ -41,12 +42,62 @@ void gic_cpu_init(void)
 int gic_route_irq(unsigned int intid, gic_handler_t handler)
 {
 	if (intid >= GIC_ROUTE_MAX || handler == NULL || intid == GIC_PPI_MAINT ||
-	    intid == GIC_PPI_VTIMER) {
+	    intid == GIC_PPI_VTIMER || vgic_hw_owned(intid)) {
 		return -XEN_EINVAL;
 	}
 	write_atomic(&gic_handlers[intid], handler);
 	gic_hw_enable(intid, true);
 	return 0;
+}
+
+/* One bit per INTID in the distributor's 32-bit banks (the same on v2 and v3). */
+static void gic_spi_bit(uint32_t reg, unsigned int intid)
+{
+	if ((intid >= GIC_SPI_BASE) && (intid < GIC_INTID_SPECIAL)) {
+		mmio_write32(board.gicd_base + reg + ((paddr_t)intid / 32U) * 4U,
+			     (uint32_t)1U << (intid % 32U));
+	}
+}
+
+void gic_spi_set_pending(unsigned int intid, bool pending)
+{
+	gic_spi_bit(pending ? GICD_ISPENDR : GICD_ICPENDR, intid);
+}
+
+bool gic_spi_pending(unsigned int intid)
+{
+	if ((intid < GIC_SPI_BASE) || (intid >= GIC_INTID_SPECIAL)) {
+		return false;
+	}
+	return ((mmio_read32(board.gicd_base + GICD_ISPENDR + ((paddr_t)intid / 32U) * 4U) >>
+		 (intid % 32U)) & 1U) != 0U;
+}
+
+bool gic_spi_enabled(unsigned int intid)
+{
+	if ((intid < GIC_SPI_BASE) || (intid >= GIC_INTID_SPECIAL)) {
+		return false;
+	}
+	return ((mmio_read32(board.gicd_base + GICD_ISENABLER + ((paddr_t)intid / 32U) * 4U) >>
+		 (intid % 32U)) & 1U) != 0U;
+}
+
+void gic_spi_clear_active(unsigned int intid)
+{
+	gic_spi_bit(GICD_ICACTIVER, intid);
+}
+
+void gic_spi_set_edge(unsigned int intid, bool edge)
+{
+	paddr_t a = board.gicd_base + GICD_ICFGR + ((paddr_t)intid / 16U) * 4U;
+	uint32_t bit = (uint32_t)2U << ((intid % 16U) * 2U);   /* Int_config[1]: edge-triggered */
+	uint32_t v;
+
+	if ((intid < GIC_SPI_BASE) || (intid >= GIC_INTID_SPECIAL)) {
+		return;
+	}
+	v = mmio_read32(a);
+	mmio_write32(a, edge ? (v | bit) : (v & ~bit));
 }
 
 void gic_send_sgi(unsigned int cpu, unsigned int sgi)
@@ -74,6 +125,10 @@ void gic_handle_irq(void)
 			if (!vgic_vtimer_fired(iar)) {
 				gic_hw_deactivate(iar);
 			}
+			continue;
+		}
+		/* An assigned device's SPI: its partition's EOI deactivates it. */
+		if ((intid >= GIC_SPI_BASE) && vgic_hw_irq(intid)) {
 			continue;
 		}
 		if (intid == GIC_PPI_MAINT) {

@@ -129,6 +129,14 @@ void gic_hw_enable(unsigned int intid, bool on)
 		     (intid / 32U) * 4U, U(1) << (intid % 32U));
 }
 
+void gic_hw_route_spi(unsigned int intid, unsigned int cpu)
+{
+	if ((intid >= GIC_SPI_BASE) && (intid < gicv2_nr_lines) && (cpu < CONFIG_NR_CPUS) &&
+	    (gicv2_cpu_mask[cpu] != 0U)) {
+		mmio_write8(board.gicd_base + GICD_ITARGETSR + intid, gicv2_cpu_mask[cpu]);
+	}
+}
+
 void gic_hw_send_sgi(unsigned int cpu, unsigned int sgi)
 {
 	/* Before that CPU has read its own interface number, assume QEMU's: the index. */

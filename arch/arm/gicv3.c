@@ -200,6 +200,14 @@ void gic_hw_enable(unsigned int intid, bool on)
 		     U(1) << (intid % 32U));
 }
 
+void gic_hw_route_spi(unsigned int intid, unsigned int cpu)
+{
+	if ((intid >= GIC_SPI_BASE) && (intid < gicv3_nr_lines) && (cpu < CONFIG_NR_CPUS)) {
+		mmio_write64(board.gicd_base + GICD_IROUTER + ((paddr_t)intid * 8U),
+			     mpidr_aff(board.mpidr[cpu]));
+	}
+}
+
 void gic_hw_send_sgi(unsigned int cpu, unsigned int sgi)
 {
 	uint64_t m = board.mpidr[cpu];

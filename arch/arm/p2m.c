@@ -16,6 +16,7 @@
 #define PTE_ADDR_MASK ULL(0x0000fffffffff000)
 #define S2_ATTR_NORMAL (ULL(0xf) << 2)  /* Normal, Inner/Outer WB */
 #define S2_ATTR_DEVICE (ULL(0x0) << 2)  /* Device-nGnRnE */
+#define S2_ATTR_DEVICE_NGNRE (ULL(0x1) << 2)  /* Device-nGnRE */
 #define S2_AP_RO      (ULL(1) << 6)
 #define S2_AP_RW      (ULL(3) << 6)
 #define S2_SH_INNER   (ULL(3) << 8)
@@ -41,6 +42,9 @@ static uint64_t p2m_pte(mfn_t mfn, enum p2m_type t, bool block)
 		break;
 	case p2m_mmio_direct:
 		pte |= S2_ATTR_DEVICE | S2_AP_RW | S2_XN;
+		break;
+	case p2m_mmio_direct_dev:
+		pte |= S2_ATTR_DEVICE_NGNRE | S2_AP_RW | S2_XN;
 		break;
 	case p2m_grant_map_rw:
 	case p2m_hyp_page:
@@ -81,14 +85,27 @@ int p2m_init(struct p2m_domain *p2m, uint16_t vmid, uint64_t (*pool)[P2M_ENTRIES
 	p2m->pool = pool;
 	p2m->pool_size = pool_pages;
 	p2m->pool_used = 0U;
+	p2m->max_mapped_gfn = 0U;
 	spin_lock_init(&p2m->lock, LOCK_CLASS_P2M);
 	p2m->root = p2m_alloc_table(p2m);
 	return (p2m->root == NULL) ? -XEN_ENOMEM : 0;
 }
 
+/* Record gfn as mapped; racing writers may only raise it. */
+static void p2m_note_mapped(struct p2m_domain *p2m, gfn_t gfn)
+{
+	gfn_t cur = read_atomic(&p2m->max_mapped_gfn);
+
+	/* LOOP-BOUND: each failed exchange saw a larger value written by another CPU, and the
+	 * value only grows towards gfn: at most one round per concurrent writer. */
+	while ((cur < gfn) && !atomic_cmpxchg(&p2m->max_mapped_gfn, &cur, gfn)) {
+	}
+}
+
 void p2m_reset(struct p2m_domain *p2m)
 {
 	p2m->pool_used = 0U;
+	p2m->max_mapped_gfn = 0U;
 	p2m->root = p2m_alloc_table(p2m);
 	arch_tlb_flush_vmid(p2m->vmid);
 }
@@ -141,6 +158,7 @@ int p2m_map_range(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, uint64_t nr,
 		} else {
 			unsigned int idx = LEVEL_INDEX(gfn, block ? 2U : 3U);
 			store_release(&table[idx], p2m_pte(mfn, t, block));
+			p2m_note_mapped(p2m, gfn + step - 1U);
 			gfn += step;
 			mfn += step;
 			nr -= step;
@@ -226,7 +244,8 @@ bool p2m_fault_is_transient(struct p2m_domain *p2m, gfn_t gfn)
 	/* Wait out any split in progress, then look again. */
 	spin_lock(&p2m->lock);
 	spin_unlock(&p2m->lock);
-	return (p2m_lookup(p2m, gfn, &mfn, &t) == 0) && (t != p2m_mmio_direct);
+	return (p2m_lookup(p2m, gfn, &mfn, &t) == 0) && (t != p2m_mmio_direct) &&
+	       (t != p2m_mmio_direct_dev);
 }
 
 int p2m_set_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t,
@@ -255,6 +274,7 @@ int p2m_set_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t,
 			arch_tlb_flush_ipa(p2m->vmid, gfn_to_gaddr(gfn));
 		}
 	}
+	p2m_note_mapped(p2m, gfn);
 	return 0;
 }
 
@@ -328,6 +348,11 @@ int p2m_lookup(const struct p2m_domain *p2m, gfn_t gfn, mfn_t *mfn, enum p2m_typ
 		table = p2m_table_of(desc);
 	}
 	return -XEN_ENOENT;
+}
+
+uint32_t p2m_pool_free(const struct p2m_domain *p2m)
+{
+	return p2m->pool_size - p2m->pool_used;
 }
 
 uint64_t p2m_vttbr(const struct p2m_domain *p2m)

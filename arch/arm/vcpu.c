@@ -134,6 +134,12 @@ static void sysregs_save(struct el1_sysregs *s)
 	s->mdscr = sysreg_read(mdscr_el1);
 }
 
+bool vcpu_runnable(const struct vcpu *v)
+{
+	return load_acquire(&v->online) &&
+	       (read_atomic(&v->domain->state) == DOMAIN_RUNNING);
+}
+
 /* Make v the CPU's guest context. IRQs are masked. */
 static void vcpu_load(struct pcpu *pc, struct vcpu *v)
 {
@@ -329,5 +335,18 @@ void arch_domain_stop(struct domain *d)
 		if ((v->pcpu != me) && (load_acquire(&pcpu_data[v->pcpu].cur_vcpu) == v)) {
 			printk("bulkhead: d%u v%u on CPU%u did not stop\n", d->domain_id, i, v->pcpu);
 		}
+	}
+	/* Its devices fall silent until it runs again (restart) or for good. */
+	if (d->cfg.nr_dev_irqs != 0U) {
+		unsigned int left = vgic_domain_hw_stop(d);
+		char list[64];
+		size_t pos = 0U;
+		for (i = 0U; (i < d->cfg.nr_dev_irqs) && (pos + 8U < sizeof(list)); i++) {
+			int n = bh_snprintf(&list[pos], sizeof(list) - pos, " %u",
+					    (unsigned int)d->cfg.dev_irq[i].intid);
+			pos += (n > 0) ? (size_t)n : 0U;
+		}
+		printk("bulkhead: %s (d%u): device interrupts%s %s\n", d->cfg.name, d->domain_id,
+		       list, (left == 0U) ? "masked" : "NOT masked");
 	}
 }

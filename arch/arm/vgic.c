@@ -24,6 +24,13 @@
 
 static struct vgic_dist vgic_dists[CONFIG_MAX_DOMAINS];
 static struct vgic_cpu vgic_cpus[CONFIG_MAX_DOMAINS][CONFIG_MAX_VCPUS];
+/*
+ * Physical SPIs of assigned devices: the partition that owns each (virtual
+ * INTID = physical INTID, as on Xen) and, per partition, the same as a set.
+ * Written when a partition is built, read by the interrupt path.
+ */
+static struct domain *vgic_hw_owner[VGIC_NR_IRQS];
+static uint32_t vgic_hw_mask[CONFIG_MAX_DOMAINS][VGIC_NR_WORDS];
 /* The vCPU whose interrupts this pCPU's list registers hold. */
 static struct vcpu *vgic_loaded[CONFIG_NR_CPUS];
 
@@ -41,6 +48,17 @@ static struct vgic_dist *vgic_dist_of(const struct domain *d)
 static struct vgic_cpu *vgic_cpu_of(const struct vcpu *v)
 {
 	return &vgic_cpus[vgic_dom_index(v->domain)][v->vcpu_id];
+}
+
+static bool vgic_bit(const uint32_t *set, unsigned int irq)
+{
+	return vgic_irq_valid(irq) && (((read_atomic(&set[irq / 32U]) >> (irq % 32U)) & 1U) != 0U);
+}
+
+/* irq is one of d's assigned SPIs. */
+static bool vgic_dom_hw(const struct domain *d, unsigned int irq)
+{
+	return (irq >= VGIC_NR_PRIVATE) && vgic_bit(vgic_hw_mask[vgic_dom_index(d)], irq);
 }
 
 static bool vgic_vcpu_ok(const struct vcpu *v)
@@ -176,6 +194,13 @@ static void vgic_lr_load(struct vgic_cpu *c, const struct vgic_dist *dist, unsig
 		lr.pintid = GIC_PPI_VTIMER;
 		c->vtimer_hw = false;
 		c->lrs.hw |= U(1) << (unsigned int)i;
+	} else if ((irq >= VGIC_NR_PRIVATE) && (c->hw != NULL) && vgic_bit(c->hw, irq)) {
+		/* An assigned device's SPI: only ever pending because the physical one fired. */
+		lr.hw = true;
+		lr.pintid = irq;
+		c->lrs.hw |= U(1) << (unsigned int)i;
+	} else {
+		/* A software interrupt: the guest's EOI ends it in the LR alone. */
 	}
 	gic_hw_write_lr((unsigned int)i, &lr);
 	vgic_set_del(&c->pending, irq);
@@ -371,9 +396,20 @@ void vgic_sync_lrs(struct vcpu *v)
 		return;   /* nothing to retire, or the next flush clears them all */
 	}
 	hw = c->lrs.hw;
-	done = vgic_lr_retire(&c->lrs, gic_hw_empty_lrs());
-	if ((done & hw) != 0U) {
-		c->vtimer_active = false;   /* the guest's EOI deactivated it */
+	done = vgic_lr_retire(&c->lrs, gic_hw_empty_lrs()) & hw;
+	/* The guest's EOI deactivated these physical interrupts. */
+	while (done != 0U) {
+		unsigned int n = (unsigned int)__builtin_ctz(done);
+		unsigned int irq = c->lrs.irq[n];
+
+		done &= done - 1U;
+		if (irq == GIC_PPI_VTIMER) {
+			c->vtimer_active = false;
+		} else if (vgic_irq_valid(irq)) {
+			(void)atomic_fetch_and(&c->hw_active[irq / 32U], ~(U(1) << (irq % 32U)));
+		} else {
+			/* Not an INTID the bookkeeping holds. */
+		}
 	}
 }
 
@@ -418,6 +454,27 @@ bool vgic_vcpu_pending_irq(struct vcpu *v)
 	return vgic_vcpu_pending(v);
 }
 
+/*
+ * The vCPU will never EOI what it was given (reset, its partition stopped):
+ * deactivate those physical SPIs in the distributor, from any CPU. Caller
+ * holds c's lock; the vCPU is not running.
+ */
+static void vgic_hw_release(struct vgic_cpu *c)
+{
+	unsigned int w;
+
+	for (w = 0U; w < VGIC_NR_WORDS; w++) {
+		uint32_t act = atomic_fetch_and(&c->hw_active[w], 0U);
+
+		while (act != 0U) {
+			unsigned int bit = (unsigned int)__builtin_ctz(act);
+
+			act &= act - 1U;
+			gic_spi_clear_active((w * 32U) + bit);
+		}
+	}
+}
+
 void vgic_vcpu_reset(struct vcpu *v)
 {
 	struct vgic_cpu *c;
@@ -431,6 +488,7 @@ void vgic_vcpu_reset(struct vcpu *v)
 	(void)memset(&c->pending, 0, sizeof(c->pending));
 	c->lrs_stale = true;
 	c->vtimer_hw = false;
+	vgic_hw_release(c);
 	vgic_dist_reset_priv(vgic_dist_of(v->domain), v->vcpu_id);
 	vgic_unlock(c, f);
 }
@@ -472,6 +530,121 @@ bool vgic_vtimer_fired(uint32_t iar)
 	return true;
 }
 
+/*
+ * The hardware-linked twin of vgic_raise_direct: irq fired for v while this
+ * pCPU runs v's trap with its LRs loaded, nothing else pending: straight into
+ * a free LR with the HW bit. Caller holds c's lock.
+ */
+static bool vgic_hw_direct(const struct vcpu *v, struct vgic_cpu *c, unsigned int irq)
+{
+	const struct pcpu *pc = this_pcpu();
+	const struct vgic_dist *dist = c->dist;
+	struct gic_lr lr = { .virq = irq, .pintid = irq, .state = GIC_LR_PENDING, .hw = true };
+	int i;
+
+	if ((pc->cur_vcpu != v) || (pc->id >= CONFIG_NR_CPUS) || (vgic_loaded[pc->id] != v) ||
+	    c->lrs_stale || !vgic_dist_on(dist)) {
+		return false;
+	}
+	i = vgic_lr_direct(&c->lrs, &c->pending, gic_hw_nr_lrs(), irq,
+			   vgic_dist_irq_enabled(dist, c->vcpu, irq));
+	if (i < 0) {
+		return false;
+	}
+	c->lrs.hw |= U(1) << (unsigned int)i;
+	lr.prio = dist->spi_prio[irq - VGIC_NR_PRIVATE];
+	lr.group1 = dist->version == 3U;
+	gic_hw_write_lr((unsigned int)i, &lr);
+	return true;
+}
+
+bool vgic_hw_owned(unsigned int intid)
+{
+	return vgic_irq_valid(intid) && (read_atomic(&vgic_hw_owner[intid]) != NULL);
+}
+
+bool vgic_hw_irq(unsigned int intid)
+{
+	struct domain *d = vgic_irq_valid(intid) ? read_atomic(&vgic_hw_owner[intid]) : NULL;
+	struct vgic_cpu *c;
+	struct vcpu *v;
+	unsigned int t;
+	irqflags_t f;
+
+	if (d == NULL) {
+		return false;
+	}
+	t = vgic_dist_target(vgic_dist_of(d), intid, 0U);
+	v = &d->vcpu[(t < d->nr_vcpus) ? t : 0U];
+	c = v->arch.vgic;
+	if ((read_atomic(&d->state) != DOMAIN_RUNNING) || (c == NULL)) {
+		/* Its partition is stopping: masked there, nobody will EOI this one. */
+		gic_hw_enable(intid, false);
+		gic_hw_deactivate(intid);
+		return true;
+	}
+	f = vgic_lock(c);
+	(void)atomic_fetch_or(&c->hw_active[intid / 32U], U(1) << (intid % 32U));
+	if (vgic_hw_direct(v, c, intid)) {
+		vgic_unlock(c, f);
+		return true;
+	}
+	vgic_set_add(&c->pending, intid);
+	vgic_unlock(c, f);
+	vgic_kick(v);
+	return true;
+}
+
+/*
+ * The partition's vGIC decides enable and routing of its assigned SPIs:
+ * the physical ones follow, to the physical CPU of the target vCPU (pinned
+ * 1:1), enabled only while the partition runs. After any distributor write.
+ */
+static void vgic_hw_sync(struct domain *d)
+{
+	const struct vgic_dist *dist = vgic_dist_of(d);
+	bool run = read_atomic(&d->state) == DOMAIN_RUNNING;
+	uint32_t i;
+
+	for (i = 0U; (i < d->cfg.nr_dev_irqs) && (i < DOMAIN_MAX_DEV_IRQS); i++) {
+		unsigned int irq = d->cfg.dev_irq[i].intid;
+		unsigned int t = vgic_dist_target(dist, irq, 0U);
+
+		if (!vgic_dom_hw(d, irq)) {
+			continue;
+		}
+		gic_hw_route_spi(irq, d->vcpu[(t < d->nr_vcpus) ? t : 0U].pcpu);
+		gic_hw_enable(irq, run && vgic_dist_irq_enabled(dist, 0U, irq));
+	}
+}
+
+unsigned int vgic_domain_hw_stop(struct domain *d)
+{
+	unsigned int left = 0U;
+	uint32_t i;
+
+	if ((d == NULL) || (vgic_dom_index(d) >= CONFIG_MAX_DOMAINS)) {
+		return 0U;
+	}
+	for (i = 0U; (i < d->cfg.nr_dev_irqs) && (i < DOMAIN_MAX_DEV_IRQS); i++) {
+		unsigned int irq = d->cfg.dev_irq[i].intid;
+
+		if (vgic_dom_hw(d, irq)) {
+			gic_hw_enable(irq, false);
+			gic_spi_set_pending(irq, false);
+			left += gic_spi_enabled(irq) ? 1U : 0U;
+		}
+	}
+	for (i = 0U; i < d->nr_vcpus; i++) {
+		struct vgic_cpu *c = vgic_cpu_of(&d->vcpu[i]);
+		irqflags_t f = vgic_lock(c);
+
+		vgic_hw_release(c);
+		vgic_unlock(c, f);
+	}
+	return left;
+}
+
 /* ------------------------------------------------------------------ */
 /* Guest SGIs through ICC_SGI1R_EL1 (GICv3)                             */
 
@@ -479,6 +652,11 @@ static void vgic_bus_raise(void *ctx, unsigned int vcpu, unsigned int irq)
 {
 	struct domain *d = ctx;
 
+	if (vgic_dom_hw(d, irq)) {
+		/* GICD_ISPENDR of an assigned SPI: the physical one, delivered as if it fired. */
+		gic_spi_set_pending(irq, true);
+		return;
+	}
 	if (vcpu < d->nr_vcpus) {
 		vgic_raise(&d->vcpu[vcpu], irq);
 	}
@@ -495,6 +673,14 @@ static void vgic_bus_lower(void *ctx, unsigned int vcpu, unsigned int irq)
 	}
 	c = vgic_cpu_of(&d->vcpu[vcpu]);
 	f = vgic_lock(c);
+	if (vgic_dom_hw(d, irq)) {
+		/* Forget the physical pending state; one taken but not yet in an LR ends here. */
+		gic_spi_set_pending(irq, false);
+		if (vgic_set_has(&c->pending, irq) && vgic_bit(c->hw_active, irq)) {
+			(void)atomic_fetch_and(&c->hw_active[irq / 32U], ~(U(1) << (irq % 32U)));
+			gic_spi_clear_active(irq);
+		}
+	}
 	vgic_set_del(&c->pending, irq);
 	vgic_unlock(c, f);
 }
@@ -511,7 +697,8 @@ static bool vgic_bus_pending(void *ctx, unsigned int vcpu, unsigned int irq)
 	}
 	c = vgic_cpu_of(&d->vcpu[vcpu]);
 	f = vgic_lock(c);
-	r = vgic_set_has(&c->pending, irq) || vgic_lr_find(&c->lrs, irq) >= 0;
+	r = vgic_set_has(&c->pending, irq) || vgic_lr_find(&c->lrs, irq) >= 0 ||
+	    (vgic_dom_hw(d, irq) && gic_spi_pending(irq));
 	vgic_unlock(c, f);
 	return r;
 }
@@ -587,10 +774,14 @@ static int vgic_gicd_write(struct vcpu *v, paddr_t off, unsigned int size, uint6
 {
 	struct domain *d = priv;
 	struct vgic_bus bus;
+	int rc;
 
 	vgic_bus_of(d, &bus);
-	return vgic_gicd_access(vgic_dist_of(d), &bus, v->vcpu_id, (uint32_t)off, size, true,
-				&val);
+	rc = vgic_gicd_access(vgic_dist_of(d), &bus, v->vcpu_id, (uint32_t)off, size, true, &val);
+	if ((rc == 0) && (d->cfg.nr_dev_irqs != 0U)) {
+		vgic_hw_sync(d);   /* enables and routes of assigned SPIs reach the hardware */
+	}
+	return rc;
 }
 
 static const struct mmio_ops vgic_gicd_ops = {
@@ -635,6 +826,40 @@ static int vgic_register(struct domain *d, paddr_t base, paddr_t size, const str
 	return (rc == -XEN_EEXIST) ? 0 : rc;
 }
 
+/*
+ * The partition's assigned SPIs (checked by the parser: SPIs within
+ * CONFIG_VGIC_NR_SPIS, no one else's): owned, configured with the host
+ * node's trigger, routed to vCPU 0's physical CPU, disabled until the
+ * partition's vGIC enables them. At boot and on restart.
+ */
+static void vgic_hw_init(struct domain *d)
+{
+	struct vgic_dist *dist = vgic_dist_of(d);
+	uint32_t *mask = vgic_hw_mask[vgic_dom_index(d)];
+	uint32_t i;
+
+	for (i = 0U; i < VGIC_NR_WORDS; i++) {
+		write_atomic(&mask[i], 0U);
+	}
+	for (i = 0U; (i < d->cfg.nr_dev_irqs) && (i < DOMAIN_MAX_DEV_IRQS); i++) {
+		unsigned int irq = d->cfg.dev_irq[i].intid;
+
+		if ((irq < VGIC_NR_PRIVATE) || !vgic_irq_valid(irq)) {
+			continue;
+		}
+		gic_hw_enable(irq, false);
+		gic_spi_set_pending(irq, false);
+		gic_spi_clear_active(irq);
+		gic_spi_set_edge(irq, d->cfg.dev_irq[i].edge);
+		gic_hw_route_spi(irq, d->vcpu[0].pcpu);
+		if (d->cfg.dev_irq[i].edge) {
+			dist->spi_edge[irq / 32U] |= U(1) << (irq % 32U);
+		}
+		(void)atomic_fetch_or(&mask[irq / 32U], U(1) << (irq % 32U));
+		write_atomic(&vgic_hw_owner[irq], d);
+	}
+}
+
 int vgic_domain_init(struct domain *d)
 {
 	unsigned int i;
@@ -659,6 +884,8 @@ int vgic_domain_init(struct domain *d)
 		c->vtimer_hw = false;
 		c->dist = vgic_dist_of(d);
 		c->vcpu = i;
+		c->hw = vgic_hw_mask[vgic_dom_index(d)];
+		vgic_hw_release(c);
 		vgic_unlock(c, f);
 		if (i < d->nr_vcpus) {
 			d->vcpu[i].arch.vgic = c;
@@ -666,6 +893,7 @@ int vgic_domain_init(struct domain *d)
 	}
 #ifdef CONFIG_GICV3
 	vgic_dist_reset(vgic_dist_of(d), 3U, d->nr_vcpus);
+	vgic_hw_init(d);
 	rc = vgic_register(d, GUEST_GICV3_GICD_BASE, VGIC_GICD_SIZE_V3, &vgic_gicd_ops);
 	if (rc == 0) {
 		rc = vgic_register(d, GUEST_GICV3_GICR0_BASE,
@@ -673,6 +901,7 @@ int vgic_domain_init(struct domain *d)
 	}
 #else
 	vgic_dist_reset(vgic_dist_of(d), 2U, d->nr_vcpus);
+	vgic_hw_init(d);
 	rc = vgic_register(d, GUEST_GICD_BASE, VGIC_GICD_SIZE_V2, &vgic_gicd_ops);
 	if (rc == 0) {
 		/* The guest's GICC is the hardware's virtual CPU interface. */

@@ -23,6 +23,8 @@ struct vgic_cpu {
 	bool vtimer_active;            /* physical PPI 27 active, the guest owns it */
 	bool vtimer_hw;                /* the pending PPI 27 is the physical one */
 	bool underflow;                /* the last flush asked for the underflow interrupt */
+	const uint32_t *hw;            /* the partition's assigned SPIs (vgic_hw_mask) */
+	uint32_t hw_active[VGIC_NR_WORDS]; /* assigned SPIs taken for this vCPU, owed its EOI */
 } __cacheline_aligned;
 
 /* Some LR holds an interrupt: the sync at trap entry has something to look at. */

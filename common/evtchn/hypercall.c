@@ -76,11 +76,17 @@ static long evtchn_hc_reset(unsigned int cmd, xen_guest_handle_t arg)
 static __attribute__((noinline)) long evtchn_hc_send(xen_guest_handle_t arg)
 {
 	struct evtchn_send s;
+	struct vcpu *v = current;
+	long rc;
 
 	if (copy_from_guest(&s, arg, sizeof(s)) != 0) {
 		return -XEN_EFAULT;
 	}
-	return evtchn_send_port(current->domain, s.port);
+	rc = evtchn_send_port(v->domain, s.port);
+	if (rc == 0) {
+		stat_inc(&v->stats.evtchn_sends);
+	}
+	return rc;
 }
 
 long do_event_channel_op(unsigned int cmd, xen_guest_handle_t arg)

@@ -70,6 +70,7 @@ void gnttab_map_one(struct vcpu *v, struct gnttab_map_grant_ref *op)
 		store_release(&mt->flags, (uint16_t)(op->flags & (GNTMAP_host_map | GNTMAP_readonly)));
 		op->dev_bus_addr = mfn_to_maddr(act->mfn);
 		op->handle = handle;
+		stat_inc(&v->stats.gnttab_maps);
 	}
 	gnttab_act_release(act);
 	gnttab_read_unlock(rgt);

@@ -88,6 +88,7 @@ static void gnttab_revoke_foreign(struct domain *d)
 			act = &d->gt.active[ref];
 			if (p2m_remove_entry(&od->p2m, read_atomic(&mt->gfn)) == 0) {
 				removed = true;
+				stat_inc(&d->gnttab_forced_unmaps);
 			}
 			write_atomic(&act->pin, act->pin - (((flags & GNTMAP_readonly) != 0U)
 								    ? GNTPIN_HSTR_INC

@@ -159,6 +159,7 @@ void gnttab_unmap_finish(struct vcpu *v, grant_handle_t handle)
 	gnttab_act_release(act);
 	gnttab_read_unlock(&rd->gt);
 	gnttab_maptrack_put(v, handle);
+	stat_inc(&v->stats.gnttab_unmaps);
 }
 
 static void gnttab_unmap_args_of(const union gnttab_unmap_elem *e, bool replace,

@@ -235,6 +235,35 @@ unsigned int fdt_count_children(const void *dtb, int node, const char *prefix)
 	return n;
 }
 
+int fdt_next_child(const void *dtb, int node, int prev)
+{
+	uint32_t off, next, steps;
+	int depth = 0;
+	bool found_prev = (prev < 0);
+
+	if (node < 0 || token(dtb, (uint32_t)node, &off) != FDT_BEGIN_NODE)
+		return -1;
+	for (steps = 0; steps < hdr(dtb, H_SIZE_STRUCT); steps++, off = next) {
+		uint32_t tag = token(dtb, off, &next);
+
+		if (tag == FDT_END)
+			break;
+		if (tag == FDT_BEGIN_NODE) {
+			if (depth == 0) {
+				if (found_prev)
+					return (int)off;
+				found_prev = ((int)off == prev);
+			}
+			depth++;
+		} else if (tag == FDT_END_NODE) {
+			if (depth == 0)
+				break;
+			depth--;
+		}
+	}
+	return -1;
+}
+
 bool fdt_reg(const void *dtb, int node, unsigned int idx, uint64_t *base, uint64_t *size)
 {
 	uint32_t len;

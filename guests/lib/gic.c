@@ -24,11 +24,14 @@
 #define IRQ_PRIORITY     0xa0U
 #define INTID_SPURIOUS   1020U
 #define NR_PPI_SGI       32U
+#define NR_HANDLED       128U     /* SGIs, PPIs and SPIs 32-127 take handlers */
+#define GICD_ITARGETSR   0x0800U
+#define GICD_IROUTER     0x6000U
 
 static unsigned int version;
 static uint64_t gicd, gicr, gicc;
-static irq_handler_t handlers[NR_PPI_SGI];
-static volatile unsigned int counts[NR_PPI_SGI];
+static irq_handler_t handlers[NR_HANDLED];
+static volatile unsigned int counts[NR_HANDLED];
 
 unsigned int gic_version(void)
 {
@@ -112,9 +115,45 @@ void gic_disable_ppi(unsigned int intid)
 		mmio_write32(ppi_regs() + GICD_ICENABLER, 1U << intid);
 }
 
+void gic_enable_spi(unsigned int intid, irq_handler_t handler, unsigned int cpu)
+{
+	uint64_t prio = gicd + GICD_IPRIORITYR + (intid & ~3U);
+	unsigned int shift = (intid & 3U) * 8U;
+
+	if (intid < NR_PPI_SGI || intid >= NR_HANDLED || !version)
+		return;
+	handlers[intid] = handler;
+	mmio_write32(prio, (mmio_read32(prio) & ~(0xffU << shift)) | (IRQ_PRIORITY << shift));
+	gic_route_spi(intid, cpu);
+	mmio_write32(gicd + GICD_ISENABLER + (intid / 32U) * 4U, 1U << (intid % 32U));
+}
+
+void gic_route_spi(unsigned int intid, unsigned int cpu)
+{
+	if (intid < NR_PPI_SGI || !version)
+		return;
+	if (version == 3U) {
+		/* Xen's vCPU affinity: Aff0 = cpu % 16, Aff1 = cpu / 16. */
+		uint64_t aff = ((uint64_t)(cpu / 16U) << 8) | (cpu % 16U);
+		mmio_write32(gicd + GICD_IROUTER + 8U * intid, (uint32_t)aff);
+		mmio_write32(gicd + GICD_IROUTER + 8U * intid + 4U, 0U);
+	} else {
+		uint64_t a = gicd + GICD_ITARGETSR + (intid & ~3U);
+		unsigned int sh = (intid & 3U) * 8U;
+
+		mmio_write32(a, (mmio_read32(a) & ~(0xffU << sh)) | ((1U << cpu) << sh));
+	}
+}
+
+void gic_disable_spi(unsigned int intid)
+{
+	if (intid >= NR_PPI_SGI && intid < NR_HANDLED && version)
+		mmio_write32(gicd + GICD_ICENABLER + (intid / 32U) * 4U, 1U << (intid % 32U));
+}
+
 unsigned int gic_irq_count(unsigned int intid)
 {
-	return intid < NR_PPI_SGI ? counts[intid] : 0U;
+	return intid < NR_HANDLED ? counts[intid] : 0U;
 }
 
 static uint32_t ack(void)
@@ -142,7 +181,7 @@ void gic_handle_irq(void)
 
 	if (intid >= INTID_SPURIOUS)
 		return;
-	if (intid < NR_PPI_SGI) {
+	if (intid < NR_HANDLED) {
 		__atomic_fetch_add(&counts[intid], 1U, __ATOMIC_RELAXED);
 		if (handlers[intid])
 			handlers[intid](intid);

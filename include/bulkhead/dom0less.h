@@ -13,12 +13,29 @@
 #include <bulkhead/fdt.h>
 
 #define DOM0LESS_MAX_BANKS U(8)
-#define DOM0LESS_ERR_LEN   U(192)
+#define DOM0LESS_ERR_LEN   U(256)
+#define DOM0LESS_MAX_HYP_DEVS U(16)
+#define DOM0LESS_PFDT_MAX  DOMAIN_PFDT_MAX
 
 struct mem_range {
 	paddr_t base;
 	uint64_t size;
 };
+
+/* MMIO the hypervisor itself uses, and the interrupt it takes there (or 0). */
+struct dom0less_hyp_dev {
+	paddr_t base;
+	uint64_t size;
+	uint32_t intid;
+	int node;               /* its node in the system tree, or -1 */
+	const char *what;       /* "the hypervisor's UART", "the GIC", ... */
+};
+
+/*
+ * Copy len bytes of boot-module memory at addr into buf (the partial device
+ * trees): 0, or a negative error when that memory cannot be read.
+ */
+typedef int (*dom0less_read_fn)(void *ctx, paddr_t addr, void *buf, size_t len);
 
 struct dom0less_limits {
 	uint32_t max_domains;   /* CONFIG_MAX_DOMAINS */
@@ -28,6 +45,11 @@ struct dom0less_limits {
 	uint32_t evtchn_ports;  /* CONFIG_EVTCHN_MAX_PORTS */
 	uint32_t nr_banks;      /* machine RAM; 0: not checked */
 	struct mem_range banks[DOM0LESS_MAX_BANKS];
+	uint32_t vgic_nr_spis;  /* CONFIG_VGIC_NR_SPIS */
+	uint32_t nr_hyp_devs;   /* the hypervisor's own devices and image */
+	struct dom0less_hyp_dev hyp_devs[DOM0LESS_MAX_HYP_DEVS];
+	dom0less_read_fn read_module;   /* NULL: partial device trees are refused */
+	void *read_ctx;
 };
 
 struct dom0less_config {
@@ -37,13 +59,21 @@ struct dom0less_config {
 	uint32_t pcpus_used;            /* highest physical CPU used + 1 */
 };
 
-/* Limits from this build's Kconfig; board_cpus and banks left empty. */
+/* Limits from this build's Kconfig; board_cpus, banks and devices left empty. */
 void dom0less_default_limits(struct dom0less_limits *lim);
 /*
  * From the system tree: board_cpus from /cpus (the lower of the two when
  * the caller set one), RAM banks from /memory unless the caller set them.
  */
 void dom0less_limits_from_dt(const struct fdt *f, struct dom0less_limits *lim);
+/*
+ * The GIC and the console UART (/chosen stdout-path) of the system tree as
+ * devices of the hypervisor: nothing may be assigned over them.
+ */
+void dom0less_hyp_devices_from_dt(const struct fdt *f, struct dom0less_limits *lim);
+/* Add one (the boot adds the board's and the hypervisor image); false when full. */
+bool dom0less_add_hyp_dev(struct dom0less_limits *lim, paddr_t base, uint64_t size,
+			  uint32_t intid, int node, const char *what);
 /* Parse and check; on error returns a negative FDT_ERR_* and a message. */
 int dom0less_parse(const struct fdt *f, const struct dom0less_limits *lim,
 		   struct dom0less_config *out, char *err, size_t errlen);

@@ -8,7 +8,6 @@
 #define BULKHEAD_DOMAIN_H
 
 #include <bulkhead/config.h>
-#include <bulkhead/atomic.h>
 #include <bulkhead/domain_config.h>
 #include <bulkhead/spinlock.h>
 #include <bulkhead/p2m.h>
@@ -25,6 +24,16 @@ enum domain_state {
 	DOMAIN_CRASHED,    /* stopped by a fault */
 };
 
+/*
+ * What a vCPU did, for the run summary. Written only by the CPU the vCPU is
+ * pinned to (relaxed atomics, no lock), read once every partition stopped.
+ */
+struct vcpu_stats {
+	uint64_t evtchn_sends;  /* EVTCHNOP_send that succeeded */
+	uint64_t gnttab_maps;   /* grant mappings made */
+	uint64_t gnttab_unmaps; /* grant mappings it removed */
+};
+
 struct vcpu {
 	struct domain *domain;
 	uint32_t vcpu_id;
@@ -36,6 +45,7 @@ struct vcpu {
 	bool vcpu_info_registered;
 	struct gnttab_vcpu gnttab;
 	struct evtchn_vcpu evtchn;
+	struct vcpu_stats stats;
 	struct arch_vcpu arch;
 } __cacheline_aligned;
 
@@ -46,10 +56,20 @@ struct domain {
 	uint32_t shutdown_reason;
 	uint32_t nr_vcpus;
 	uint32_t restarts;
+	/* Others' mappings of its grants removed at its restarts (run summary). */
+	uint64_t gnttab_forced_unmaps;
 	struct domain_config cfg;
 	paddr_t ram_maddr;      /* machine address of guest RAM */
 	paddr_t ram_gpa;        /* where the guest sees it (GUEST_RAM0_BASE) */
 	uint64_t ram_bytes;
+	/*
+	 * Xen's page accounting (XENMEM_*_reservation): max_pages is the RAM
+	 * of the device tree, tot_pages what the partition holds of it. Pages
+	 * it gives back stay its own frames, unmapped; populate maps them
+	 * back at their own gfn while tot_pages < max_pages. Under lock.
+	 */
+	uint64_t tot_pages;
+	uint64_t max_pages;
 	vaddr_t kernel_entry;   /* set by domain_load() */
 	paddr_t dtb_gpa;
 	spinlock_t lock;        /* lifecycle: shutdown, restart */
@@ -87,6 +107,11 @@ void domain_restart(struct domain *d);
 void domain_scrub(struct domain *d);
 /* Zero d's shared_info page (a hypervisor page the partition maps). */
 void domain_clear_shared_info(const struct domain *d);
+/*
+ * The stage-2 mappings a partition starts with (creation and restart): its
+ * RAM, the grant window's tables and its assigned device memory.
+ */
+int domain_map_static(struct domain *d);
 /* Copy the kernel (and ramdisk) into d's RAM and write its device tree. */
 int domain_load(struct domain *d);
 /* Start every created partition. */
@@ -94,14 +119,14 @@ void domain_start_all(void);
 /* The vCPU pinned to physical CPU cpu (1:1), or NULL if it hosts none. */
 struct vcpu *vcpu_of_pcpu(unsigned int cpu);
 
-/*
- * Online and its partition running: its CPU may run it. Inline: every
- * hypercall's exit asks (arch/arm/traps.c guest_hypercall).
- */
-static inline bool vcpu_runnable(const struct vcpu *v)
+/* Owner-only counter: one writer, so a relaxed load and store suffice. */
+static inline void stat_inc(uint64_t *counter)
 {
-	return load_acquire(&v->online) && (read_atomic(&v->domain->state) == DOMAIN_RUNNING);
+	write_atomic(counter, read_atomic(counter) + 1U);
 }
+
+/* The hypervisor's last line: partitions, events, grant mappings, status. */
+void domain_print_summary(int status);
 
 static inline struct vcpu *current_vcpu(void)
 {

@@ -14,6 +14,10 @@
 #define DOMAIN_MAX_MODULES U(3)
 #define DOMAIN_MAX_STATIC_EVTCHN U(8)
 #define DOMAIN_BOOTARGS_LEN U(256)
+#define DOMAIN_MAX_IOMEM U(8)      /* xen,reg ranges of a partition's assigned devices */
+#define DOMAIN_MAX_DEV_IRQS U(16)  /* interrupts of a partition's assigned devices */
+#define DOMAIN_GIC_PHANDLE U(65000) /* Xen's GUEST_PHANDLE_GIC */
+#define DOMAIN_PFDT_MAX U(4096)    /* bytes of a partial device tree (multiboot,device-tree) */
 
 enum restart_policy {
 	RESTART_NEVER = 0, /* stay stopped, others keep running (default) */
@@ -32,6 +36,19 @@ struct static_evtchn {
 	uint32_t remote_port;
 };
 
+/* Device memory given to a partition (xen,reg = <host size guest>). */
+struct iomem_map {
+	paddr_t maddr;
+	paddr_t gaddr;
+	uint64_t size;
+};
+
+/* A physical SPI routed to the partition as the same virtual INTID. */
+struct dev_irq {
+	uint16_t intid;
+	bool edge;              /* from the host node's flags: edge, else level */
+};
+
 struct domain_config {
 	char name[DOMAIN_NAME_LEN];       /* the xen,domain node's name */
 	uint32_t nr_vcpus;
@@ -48,6 +65,12 @@ struct domain_config {
 	enum restart_policy restart;
 	uint32_t nr_static_evtchn;
 	struct static_evtchn static_evtchn[DOMAIN_MAX_STATIC_EVTCHN];
+	/* Device assignment (the multiboot,device-tree module's /passthrough). */
+	uint32_t gic_phandle;   /* the partial tree's /gic phandle, else DOMAIN_GIC_PHANDLE */
+	uint32_t nr_iomem;
+	struct iomem_map iomem[DOMAIN_MAX_IOMEM];
+	uint32_t nr_dev_irqs;
+	struct dev_irq dev_irq[DOMAIN_MAX_DEV_IRQS];
 };
 
 #endif

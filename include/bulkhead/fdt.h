@@ -112,7 +112,7 @@ int fdt_reg(const struct fdt *f, int parent, int node, unsigned int idx, uint64_
 
 /* ---------------------------------------------------------------- writer */
 
-#define FDT_W_STRINGS U(512)
+#define FDT_W_STRINGS U(1024)
 
 /*
  * Sequential writer into a caller-given buffer. The first error sticks:

@@ -44,7 +44,7 @@ bool hypercall_preempt_check(unsigned int done);
 long do_xen_version(unsigned int cmd, xen_guest_handle_t arg);
 long do_console_io(unsigned int cmd, unsigned int count, xen_guest_handle_t buf);
 long do_sched_op(unsigned int cmd, xen_guest_handle_t arg);
-long do_memory_op(unsigned int cmd, xen_guest_handle_t arg);
+long do_memory_op(regval_t cmd, xen_guest_handle_t arg);
 long do_vcpu_op(unsigned int cmd, unsigned int vcpuid, xen_guest_handle_t arg);
 long do_hvm_op(unsigned int cmd, xen_guest_handle_t arg);
 long do_vm_assist(unsigned int cmd, unsigned int type);

@@ -17,6 +17,8 @@ struct boot_machine {
 	struct mm_boot_range banks[DOM0LESS_MAX_BANKS];
 	paddr_t hyp_start;      /* hypervisor image, reserved */
 	paddr_t hyp_end;
+	uint32_t nr_devs;       /* the hypervisor's devices (board.c): never assigned */
+	struct dom0less_hyp_dev devs[DOM0LESS_MAX_HYP_DEVS];
 };
 
 /* The parsed configuration of the last boot_setup() (for tests and the summary). */

@@ -19,9 +19,10 @@ QEMU=(qemu-system-aarch64 -machine virt,virtualization=on -display none -monitor
 build() { # $1 = name, $2 = defconfig, $3.. = extra config lines
 	local name=$1 def=$2 dir="$OUT/$1"
 	shift 2
-	if make -s O="$dir" "$def" > "$OUT/$name-build.log" 2>&1 &&
-	   { [ $# -eq 0 ] || { printf '%s\n' "$@" >> "$dir/.config" &&
-	     make -s O="$dir" olddefconfig < /dev/null >> "$OUT/$name-build.log" 2>&1; }; } &&
+	# The extra lines are a fragment merged into the defconfig (no edits of
+	# .config after the fact: their effect would hang on file timestamps).
+	printf '%s\n' "$@" > "$OUT/$name.fragment"
+	if make -s O="$dir" "$def" CONFIG_FRAGMENTS="$OUT/$name.fragment" > "$OUT/$name-build.log" 2>&1 &&
 	   make -s -j2 O="$dir" hyp >> "$OUT/$name-build.log" 2>&1; then
 		pass "arm/build-$name"
 		return 0

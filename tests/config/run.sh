@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # Build-time configuration check (tools/check-dtb, `make check-dtb`): every
-# tests/config/dts/*.dts names the Kconfig values it runs with (// CONFIG:)
-# and the exact message it must be rejected with (// EXPECT:), or OK.
+# tests/config/dts/*.dts names the Kconfig values it runs with (// CONFIG:),
+# the partial device trees loaded as its modules (// MODULE: ADDR NAME, the
+# tree tests/config/dts/partial/NAME.dts) and the exact message it must be
+# rejected with (// EXPECT:), or OK.
 # VERIFIES: REQ-BOOT-020 REQ-BOOT-021 REQ-BOOT-022 REQ-BOOT-023 REQ-BOOT-024
-# VERIFIES: REQ-BOOT-025 REQ-BOOT-026 REQ-BOOT-027 REQ-BOOT-040
+# VERIFIES: REQ-BOOT-025 REQ-BOOT-026 REQ-BOOT-027 REQ-BOOT-040 REQ-PT-004 REQ-PT-005
 set -u
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$(pwd)/build}"
@@ -22,7 +24,14 @@ for dts in tests/config/dts/*.dts; do
 		echo "FAIL: config/$name (dtc)"
 		continue
 	fi
-	out=$("$TOOL" --config "$WORK/$name.config" "$WORK/$name.dtb" 2>&1)
+	mods=()
+	while read -r addr pname; do
+		[ -n "$addr" ] || continue
+		dtc -q -I dts -O dtb -o "$WORK/partial-$pname.dtb" "tests/config/dts/partial/$pname.dts" ||
+			echo "FAIL: config/$name (dtc partial/$pname.dts)"
+		mods+=(--module "$addr=$WORK/partial-$pname.dtb")
+	done < <(sed -n 's|^// MODULE: ||p' "$dts")
+	out=$("$TOOL" --config "$WORK/$name.config" "${mods[@]+"${mods[@]}"}" "$WORK/$name.dtb" 2>&1)
 	rc=$?
 	if [ "$want" = "OK" ]; then
 		if [ $rc -eq 0 ]; then echo "PASS: config/$name accepted"
@@ -52,6 +61,22 @@ if ! make --no-print-directory -s O="$mo" check-dtb DTB="$WORK/too-many-vcpus.dt
 	echo "PASS: config/make-check-dtb-fails-over-limit"
 else
 	echo "FAIL: config/make-check-dtb-fails-over-limit: $(tail -3 "$WORK/make-bad.log")"
+fi
+
+# A partial device tree the checker is not given is refused, not skipped.
+out=$("$TOOL" "$WORK/pt-ok.dtb" 2>&1)
+if [ $? -eq 1 ] && [ "$out" = "dts: /chosen/domU1/module@50100000: partial device tree at 0x50100000 not given (check-dtb --module 0x50100000=FILE.dtb)" ]; then
+	echo "PASS: config/pt-module-not-given"
+else
+	echo "FAIL: config/pt-module-not-given: got '$out'"
+fi
+# The make target passes MODULES through.
+if make --no-print-directory -s O="$mo" check-dtb DTB="$WORK/pt-ok.dtb" \
+	MODULES="0x50100000=$WORK/partial-rtc.dtb 0x50300000=$WORK/partial-gpio.dtb" \
+	> "$WORK/make-pt.log" 2>&1 && grep -q "MMIO 0x9030000+0x1000 at 0x9030000, IRQ 39$" "$WORK/make-pt.log"; then
+	echo "PASS: config/make-check-dtb-modules"
+else
+	echo "FAIL: config/make-check-dtb-modules: $(tail -3 "$WORK/make-pt.log")"
 fi
 
 # The example in docs/device-tree.md stays a valid configuration.

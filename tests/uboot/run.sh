@@ -332,7 +332,7 @@ for cfg in "3 cortex-a57" "2 cortex-a53"; do
 	fi
 	# Partitions run concurrently: compare each partition's own lines. How
 	# many timer interrupts the heartbeat saw depends on host load (TCG).
-	for p in hello beat; do
+	for p in hello beat sensor display; do
 		[ -n "$(plines "$h/uboot.log" "$p")" ] || same=0
 		[ "$1" != 3 ] || cmp -s <(plines "$h/uboot.log" "$p") <(plines "$h/kernel.log" "$p") ||
 			same=0

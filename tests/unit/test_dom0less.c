@@ -7,6 +7,43 @@
 static struct dom0less_config cfg;
 static char err[DOM0LESS_ERR_LEN];
 
+/*
+ * Boot-module memory for the partial device trees: a case's "// MODULE: ADDR
+ * NAME" lines (<case>.modules) map ADDR to partial-NAME.dtb; full.dts's
+ * module holds the RTC one. ctx is the case name.
+ */
+static int read_module(void *ctx, paddr_t addr, void *buf, size_t len)
+{
+	const char *name = ctx;
+	char pname[64] = "";
+	unsigned long long a;
+	size_t n;
+	char *mods;
+	char *line;
+	void *blob;
+
+	if ((strcmp(name, "full") == 0) && (addr == 0x52000000U)) {
+		strcpy(pname, "partial-rtc");
+	} else {
+		mods = boot_read_file(name, ".modules", &n);
+		for (line = strtok(mods, "\n"); line != NULL; line = strtok(NULL, "\n")) {
+			char p[48];
+			if ((sscanf(line, "%llx %47s", &a, p) == 2) && (a == addr)) {
+				snprintf(pname, sizeof(pname), "partial-%s", p);
+			}
+		}
+		free(mods);
+	}
+	if (pname[0] == '\0') {
+		return -1;
+	}
+	blob = boot_load_dtb(pname, &n);
+	memset(buf, 0, len);
+	memcpy(buf, blob, (n < len) ? n : len);
+	free(blob);
+	return 0;
+}
+
 static int parse_file(const char *name, struct dom0less_limits *lim)
 {
 	size_t len;
@@ -16,6 +53,9 @@ static int parse_file(const char *name, struct dom0less_limits *lim)
 
 	assert_int_equal(fdt_open(&f, blob, len), 0);
 	dom0less_limits_from_dt(&f, lim);
+	dom0less_hyp_devices_from_dt(&f, lim);
+	lim->read_module = read_module;
+	lim->read_ctx = (void *)name;
 	rc = dom0less_parse(&f, lim, &cfg, err, sizeof(err));
 	free(blob);
 	return rc;
@@ -28,6 +68,7 @@ static void limits(struct dom0less_limits *lim, uint32_t doms, uint32_t vcpus, u
 	lim->max_vcpus = vcpus;
 	lim->nr_cpus = cpus;
 	lim->evtchn_ports = 256U;
+	lim->vgic_nr_spis = 32U;
 }
 
 VERIFIES(REQ-BOOT-010, REQ-BOOT-011, REQ-BOOT-012, REQ-BOOT-013, REQ-BOOT-015)
@@ -83,7 +124,9 @@ static void test_full_binding(void **state)
 
 	(void)state;
 	limits(&lim, 8U, 4U, 8U);
-	assert_int_equal(parse_file("full", &lim), 0);
+	if (parse_file("full", &lim) != 0) {
+		fail_msg("full: %s", err);
+	}
 	assert_int_equal(lim.board_cpus, 4U);
 	assert_int_equal(cfg.nr_domains, 3U); /* not-a-domain is skipped */
 
@@ -105,6 +148,10 @@ static void test_full_binding(void **state)
 	assert_int_equal(c->ramdisk.size, 0x4000U);
 	assert_int_equal(c->dtb.start, 0x52000000U);
 	assert_int_equal(c->dtb.size, 0x800U);
+	/* Its partial device tree gives it the RTC. */
+	assert_int_equal(c->nr_iomem, 1U);
+	assert_int_equal(c->iomem[0].maddr, 0x9010000U);
+	assert_int_equal(c->dev_irq[0].intid, 34U);
 	assert_string_equal(c->bootargs, "console=ttyAMA0 init=/bin/sh");
 	assert_int_equal(c->static_evtchn[0].local_port, 10U);
 	assert_int_equal(c->static_evtchn[0].remote_domid, 2U);
@@ -143,7 +190,7 @@ static void test_xen_static_mem(void **state)
  * message its comments give: the same cases the build-time checker runs.
  */
 VERIFIES(REQ-BOOT-020, REQ-BOOT-021, REQ-BOOT-022, REQ-BOOT-023, REQ-BOOT-024, REQ-BOOT-025)
-VERIFIES(REQ-BOOT-026, REQ-BOOT-011, REQ-BOOT-012, REQ-BOOT-013, REQ-BOOT-014)
+VERIFIES(REQ-BOOT-026, REQ-BOOT-011, REQ-BOOT-012, REQ-BOOT-013, REQ-BOOT-014, REQ-PT-005)
 static void test_config_cases(void **state)
 {
 	DIR *dir = opendir(boot_dts_dir());
@@ -178,6 +225,7 @@ static void test_config_cases(void **state)
 			if (sscanf(line, "CONFIG_MAX_VCPUS=%u", &v) == 1) lim.max_vcpus = v;
 			if (sscanf(line, "CONFIG_NR_CPUS=%u", &v) == 1) lim.nr_cpus = v;
 			if (sscanf(line, "CONFIG_EVTCHN_MAX_PORTS=%u", &v) == 1) lim.evtchn_ports = v;
+			if (sscanf(line, "CONFIG_VGIC_NR_SPIS=%u", &v) == 1) lim.vgic_nr_spis = v;
 		}
 		rc = parse_file(name, &lim);
 		if (strcmp(want, "OK") == 0) {
@@ -196,8 +244,86 @@ static void test_config_cases(void **state)
 	}
 	closedir(dir);
 	/* The directory really held the cases (a glob that matched nothing would pass). */
-	assert_true(cases >= 25U);
-	assert_true(rejected >= 24U);
+	assert_true(cases >= 50U);
+	assert_true(rejected >= 46U);
+}
+
+/* Two partitions own the RTC and the GPIO block of QEMU virt. */
+VERIFIES(REQ-PT-001, REQ-PT-002, REQ-PT-003)
+static void test_passthrough_binding(void **state)
+{
+	struct dom0less_limits lim;
+	const struct domain_config *c;
+
+	(void)state;
+	limits(&lim, 4U, 4U, 4U);
+	assert_int_equal(parse_file("pt-ok", &lim), 0);
+	/* The tree's GIC (3 reg ranges... 2 here) and its console UART are the hypervisor's. */
+	assert_int_equal(lim.nr_hyp_devs, 3U);
+	assert_string_equal(lim.hyp_devs[2].what, "the hypervisor's UART");
+	assert_int_equal(lim.hyp_devs[2].base, 0x9000000U);
+	assert_int_equal(lim.hyp_devs[2].intid, 33U);
+	c = &cfg.dom[0];
+	assert_int_equal(c->nr_iomem, 1U);
+	assert_int_equal(c->iomem[0].maddr, 0x9010000U);
+	assert_int_equal(c->iomem[0].gaddr, 0x9010000U);
+	assert_int_equal(c->iomem[0].size, 0x1000U);
+	assert_int_equal(c->nr_dev_irqs, 1U);
+	assert_int_equal(c->dev_irq[0].intid, 34U);
+	assert_false(c->dev_irq[0].edge);
+	/* dtc numbered /gic (referenced by interrupt-parent): the partition's GIC takes it. */
+	assert_int_not_equal(c->gic_phandle, DOMAIN_GIC_PHANDLE);
+	assert_int_not_equal(c->gic_phandle, 0U);
+	c = &cfg.dom[1];
+	assert_int_equal(c->iomem[0].maddr, 0x9030000U);
+	assert_int_equal(c->dev_irq[0].intid, 39U);
+	/* The same device at another guest address. */
+	limits(&lim, 4U, 4U, 4U);
+	assert_int_equal(parse_file("pt-ok-moved", &lim), 0);
+	assert_int_equal(cfg.dom[0].iomem[0].maddr, 0x9010000U);
+	assert_int_equal(cfg.dom[0].iomem[0].gaddr, 0xa800000U);
+	assert_int_equal(cfg.dom[1].nr_iomem, 0U);
+	assert_int_equal(cfg.dom[1].gic_phandle, DOMAIN_GIC_PHANDLE);
+	/* An edge-triggered SPI (virtio-mmio), with 64 SPIs. */
+	limits(&lim, 4U, 4U, 4U);
+	lim.vgic_nr_spis = 64U;
+	assert_int_equal(parse_file("pt-spi-64", &lim), 0);
+	assert_int_equal(cfg.dom[0].dev_irq[0].intid, 79U);
+	assert_true(cfg.dom[0].dev_irq[0].edge);
+}
+
+/* A module that is no device tree, or cannot be read, is refused naming the module. */
+static int read_garbage(void *ctx, paddr_t addr, void *buf, size_t len)
+{
+	(void)addr;
+	memset(buf, 0x5a, len);
+	return (ctx == NULL) ? 0 : -1;
+}
+
+VERIFIES(REQ-PT-004)
+static void test_partial_tree_errors(void **state)
+{
+	struct dom0less_limits lim;
+	size_t len;
+	uint8_t *blob = boot_load_dtb("pt-ok", &len);
+	struct fdt f;
+
+	(void)state;
+	assert_int_equal(fdt_open(&f, blob, len), 0);
+	limits(&lim, 4U, 4U, 4U);
+	dom0less_limits_from_dt(&f, &lim);
+	lim.read_module = read_garbage;
+	assert_true(dom0less_parse(&f, &lim, &cfg, err, sizeof(err)) < 0);
+	assert_string_equal(err, "/chosen/domU1/module@50100000: partial device tree: bad header");
+	lim.read_ctx = &lim;
+	assert_true(dom0less_parse(&f, &lim, &cfg, err, sizeof(err)) < 0);
+	assert_string_equal(err, "/chosen/domU1/module@50100000: partial device tree at 0x50100000 "
+			    "cannot be read");
+	lim.read_module = NULL;
+	assert_true(dom0less_parse(&f, &lim, &cfg, err, sizeof(err)) < 0);
+	assert_string_equal(err, "/chosen/domU1/module@50100000: partial device tree at 0x50100000 "
+			    "not given (check-dtb --module 0x50100000=FILE.dtb)");
+	free(blob);
 }
 
 VERIFIES(REQ-BOOT-020, REQ-BOOT-021, REQ-BOOT-022)
@@ -278,6 +404,8 @@ int main(void)
 		cmocka_unit_test(test_full_binding),
 		cmocka_unit_test(test_xen_static_mem),
 		cmocka_unit_test(test_config_cases),
+		cmocka_unit_test(test_passthrough_binding),
+		cmocka_unit_test(test_partial_tree_errors),
 		cmocka_unit_test(test_limits_from_caller),
 		cmocka_unit_test(test_no_chosen),
 		cmocka_unit_test(test_range_helpers),

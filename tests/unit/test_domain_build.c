@@ -458,6 +458,78 @@ static void test_guest_dt_layout_gicv3(void **state)
 	assert_non_null(fdt_getprop(&f, n, "interrupt-parent", &len));
 }
 
+/*
+ * A partition with the RTC of tests/config/dts/partial/rtc.dts: its device
+ * memory in stage 2 as Device-nGnRE, the partial tree's /aliases and
+ * /passthrough in its tree without the xen,* properties, its GIC with the
+ * partial tree's /gic phandle.
+ */
+VERIFIES(REQ-PT-006)
+static void test_guest_dt_passthrough(void **state)
+{
+	struct domain *d;
+	size_t plen;
+	uint8_t *pblob = boot_load_dtb("partial-rtc", &plen);
+	uint8_t *blob;
+	struct fdt pf;
+	struct fdt f;
+	const char *s;
+	uint32_t gic_ph;
+	uint32_t v;
+	enum p2m_type t;
+	mfn_t mfn;
+	int n;
+
+	(void)state;
+	reset_machine();
+	d = make_domain(MIB(16), 1U, MIB(400), 0x1000U);
+	/* The partial tree as a boot module, and what the parser took from it. */
+	memcpy(&ram[MIB(300)], pblob, plen);
+	assert_int_equal(fdt_open(&pf, pblob, plen), 0);
+	assert_int_equal(fdt_prop_u32(&pf, fdt_path(&pf, "/gic"), "phandle", &gic_ph), 0);
+	d->cfg.dtb.start = ma(MIB(300));
+	d->cfg.dtb.size = plen;
+	d->cfg.gic_phandle = gic_ph;
+	d->cfg.nr_iomem = 1U;
+	d->cfg.iomem[0] = (struct iomem_map){ .maddr = 0x9010000U, .gaddr = 0xa800000U,
+					      .size = 0x1000U };
+	assert_int_equal(domain_map_static(d), 0);
+	assert_int_equal(p2m_lookup(&d->p2m, 0xa800U, &mfn, &t), 0);
+	assert_int_equal(mfn, 0x9010U);
+	assert_int_equal(t, p2m_mmio_direct_dev);
+	assert_int_equal(p2m_lookup(&d->p2m, 0xa801U, &mfn, &t), -XEN_ENOENT);
+	assert_int_equal(p2m_lookup(&d->p2m, 0x9010U, &mfn, &t), -XEN_ENOENT);
+
+	assert_int_equal(domain_load(d), 0);
+	f = guest_fdt(d, &blob);
+	n = fdt_path(&f, "/passthrough");
+	assert_true(n > 0);
+	assert_true(fdt_node_compatible(&f, n, "simple-bus"));
+	assert_true(fdt_has_prop(&f, n, "ranges"));
+	assert_int_equal(fdt_address_cells(&f, n), 2);
+	n = fdt_path(&f, "/passthrough/pl031@9010000");
+	assert_true(n > 0);
+	assert_true(fdt_node_compatible(&f, n, "arm,pl031"));
+	assert_false(fdt_has_prop(&f, n, "xen,reg"));
+	assert_false(fdt_has_prop(&f, n, "xen,path"));
+	assert_false(fdt_has_prop(&f, n, "xen,force-assign-without-iommu"));
+	assert_int_equal(fdt_prop_u32(&f, n, "interrupt-parent", &v), 0);
+	assert_int_equal(v, gic_ph);
+	/* The node's interrupt-parent is the partition's GIC. */
+	n = fdt_node_by_phandle(&f, v);
+	assert_true(fdt_has_prop(&f, n, "interrupt-controller"));
+	assert_true(fdt_node_compatible(&f, n, "arm,gic-v3"));
+	assert_int_equal(fdt_prop_u32(&f, 0, "interrupt-parent", &v), 0);
+	assert_int_equal(v, gic_ph);
+	assert_int_equal(fdt_prop_string(&f, fdt_path(&f, "/aliases"), "rtc0", &s), 0);
+	assert_string_equal(s, "/passthrough/pl031@9010000");
+	/* Only /aliases and /passthrough come across: not the placeholder /gic. */
+	assert_int_equal(fdt_path(&f, "/gic"), -FDT_ERR_NOTFOUND);
+	/* After the partial tree the generated nodes follow, unchanged. */
+	assert_true(fdt_path(&f, "/timer") > 0);
+	free(pblob);
+}
+
 VERIFIES(REQ-BOOT-032)
 static void test_guest_dt_gicv2_plain(void **state)
 {
@@ -687,6 +759,7 @@ int main(void)
 		cmocka_unit_test(test_guest_dt_gicv2_plain),
 		cmocka_unit_test(test_guest_dt_too_small_buffer),
 		cmocka_unit_test(test_scrub_when_ram_changes_owner),
+		cmocka_unit_test(test_guest_dt_passthrough),
 		cmocka_unit_test(test_boot_setup_xen_anchor),
 		cmocka_unit_test(test_boot_setup_errors),
 	};

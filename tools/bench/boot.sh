@@ -9,11 +9,11 @@
 # scrubbing partition RAM (CONFIG_BOOT_SCRUB; a second row without it) and
 # copying the partition images.
 #
-#   tools/bench/boot.sh [FRAGMENT.dtsi]   (default dts/qemu-virt-demo.dtsi)
+#   tools/bench/boot.sh [FRAGMENT.dtsi]   (default dts/bench/boot.dtsi)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$PWD/build}"
-FRAG="${1:-dts/qemu-virt-demo.dtsi}"
+FRAG="${1:-dts/bench/boot.dtsi}"
 OUT="$BUILD/bench"
 IMAGE="$BUILD/bulkhead.bin"
 INSNS_PER_TICK=16
@@ -31,9 +31,7 @@ nparts=$(grep -c 'compatible = "xen,domain"' "$FRAG")
 # partition RAM at boot is measured side by side in the same run.
 noscrub="$BUILD/noscrub"
 if [ ! -f "$noscrub/.config" ]; then
-	make -s O="$noscrub" qemu-virt_defconfig > /dev/null
-	sed -i 's/^CONFIG_BOOT_SCRUB=y/# CONFIG_BOOT_SCRUB is not set/' "$noscrub/.config"
-	make -s O="$noscrub" olddefconfig > /dev/null
+	make -s O="$noscrub" qemu-virt_defconfig CONFIG_FRAGMENTS=tools/bench/noscrub.config > /dev/null
 fi
 make -s -j2 O="$noscrub" hyp > /dev/null
 

@@ -5,11 +5,9 @@
 # $1 build dir, $2 y|n for CONFIG_XPFO
 release_build() {
 	if [ ! -f "$1/.config" ]; then
-		make -s O="$1" qemu-virt_defconfig > /dev/null || return 1
-		sed -i -e 's/^CONFIG_DEBUG=y/# CONFIG_DEBUG is not set/' \
-			-e 's/^CONFIG_LOCK_CHECK=y/# CONFIG_LOCK_CHECK is not set/' "$1/.config"
-		[ "$2" = y ] || sed -i 's/^CONFIG_XPFO=y/# CONFIG_XPFO is not set/' "$1/.config"
-		make -s O="$1" olddefconfig || return 1
+		local frags=tools/bench/release.config
+		[ "$2" = y ] || frags+=" tools/bench/xpfo-off.config"
+		make -s O="$1" qemu-virt_defconfig CONFIG_FRAGMENTS="$frags" > /dev/null || return 1
 	fi
 	make -s -j2 O="$1" hyp > /dev/null || return 1
 	grep -q '^# CONFIG_DEBUG is not set' "$1/.config" &&

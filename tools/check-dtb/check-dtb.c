@@ -2,12 +2,14 @@
 /*
  * Build-time check of a system device tree against a build's Kconfig:
  *
- *   check-dtb [--config autoconf.h|.config] system.dtb
+ *   check-dtb [--config autoconf.h|.config] [--module ADDR=FILE ...] system.dtb
  *
  * Runs the hypervisor's own dom0less parser (common/dom0less.c) with the
  * limits read from the configuration file and the CPUs and RAM of the
  * tree's /cpus and /memory, and prints the same message the boot would:
- * "dts: <node>: <what>, <limit>". Exit status 0 when the tree is
+ * "dts: <node>: <what>, <limit>". A partition's partial device tree
+ * (multiboot,device-tree module at ADDR) is read from FILE, the blob the
+ * boot loader will load there. Exit status 0 when the tree is
  * accepted, 1 when it is rejected, 2 on a usage or I/O error.
  */
 #include <bulkhead/dom0less.h>
@@ -16,8 +18,40 @@
 #include <string.h>
 
 #define DTB_MAX (2U << 20)
+#define MAX_MODULES 16U
 
 static struct dom0less_config cfg;
+
+/* --module ADDR=FILE: what the boot loader puts at ADDR. */
+static struct {
+	unsigned long long addr;
+	const char *file;
+} modules[MAX_MODULES];
+static unsigned int nr_modules;
+
+static int read_module(void *ctx, paddr_t addr, void *buf, size_t len)
+{
+	unsigned int i;
+
+	(void)ctx;
+	for (i = 0; i < nr_modules; i++) {
+		FILE *fp;
+		size_t got;
+		if (modules[i].addr != addr) {
+			continue;
+		}
+		fp = fopen(modules[i].file, "rb");
+		if (fp == NULL) {
+			perror(modules[i].file);
+			return -1;
+		}
+		memset(buf, 0, len);
+		got = fread(buf, 1, len, fp);
+		fclose(fp);
+		return (got == 0U) ? -1 : 0;
+	}
+	return -1;
+}
 
 /* CONFIG_NAME=value (.config) or #define CONFIG_NAME value (autoconf.h). */
 static int read_config(const char *path, struct dom0less_limits *lim)
@@ -27,6 +61,7 @@ static int read_config(const char *path, struct dom0less_limits *lim)
 		{ "CONFIG_MAX_VCPUS", offsetof(struct dom0less_limits, max_vcpus) },
 		{ "CONFIG_NR_CPUS", offsetof(struct dom0less_limits, nr_cpus) },
 		{ "CONFIG_EVTCHN_MAX_PORTS", offsetof(struct dom0less_limits, evtchn_ports) },
+		{ "CONFIG_VGIC_NR_SPIS", offsetof(struct dom0less_limits, vgic_nr_spis) },
 	};
 	char line[256];
 	FILE *fp = fopen(path, "r");
@@ -69,6 +104,12 @@ int main(int argc, char **argv)
 	for (i = 1; i < (uint32_t)argc; i++) {
 		if ((strcmp(argv[i], "--config") == 0) && (i + 1U < (uint32_t)argc)) {
 			config = argv[++i];
+		} else if ((strcmp(argv[i], "--module") == 0) && (i + 1U < (uint32_t)argc) &&
+			   (nr_modules < MAX_MODULES) && (strchr(argv[i + 1U], '=') != NULL)) {
+			char *eq = strchr(argv[++i], '=');
+			modules[nr_modules].addr = strtoull(argv[i], NULL, 0);
+			modules[nr_modules].file = eq + 1;
+			nr_modules++;
 		} else if (dtb == NULL) {
 			dtb = argv[i];
 		} else {
@@ -77,7 +118,8 @@ int main(int argc, char **argv)
 		}
 	}
 	if (dtb == NULL) {
-		fprintf(stderr, "usage: %s [--config autoconf.h|.config] system.dtb\n", argv[0]);
+		fprintf(stderr, "usage: %s [--config autoconf.h|.config] [--module ADDR=FILE ...] "
+			"system.dtb\n", argv[0]);
 		return 2;
 	}
 	/* Kconfig's defaults where the file says nothing. */
@@ -86,6 +128,7 @@ int main(int argc, char **argv)
 	lim.max_vcpus = 4U;
 	lim.nr_cpus = 4U;
 	lim.evtchn_ports = 256U;
+	lim.vgic_nr_spis = 32U;
 	if ((config != NULL) && (read_config(config, &lim) != 0)) {
 		return 2;
 	}
@@ -102,6 +145,10 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	dom0less_limits_from_dt(&f, &lim);
+	dom0less_hyp_devices_from_dt(&f, &lim);
+	if (nr_modules != 0U) {
+		lim.read_module = read_module;
+	}
 	rc = dom0less_parse(&f, &lim, &cfg, err, sizeof(err));
 	if (rc != 0) {
 		fprintf(stderr, "dts: %s\n", err);
@@ -119,11 +166,21 @@ int main(int argc, char **argv)
 		for (v = 0; v < d->nr_vcpus; v++) {
 			printf("%s%u", (v == 0U) ? " " : ",", d->pcpus[v]);
 		}
-		printf(", %llu KiB, kernel 0x%llx+0x%llx%s%s, %u static event channel%s\n",
+		printf(", %llu KiB, kernel 0x%llx+0x%llx%s%s, %u static event channel%s",
 		       (unsigned long long)(d->mem_bytes >> 10),
 		       (unsigned long long)d->kernel.start, (unsigned long long)d->kernel.size,
 		       d->enhanced ? ", xen,enhanced" : "", d->vpl011 ? ", vpl011" : "",
 		       d->nr_static_evtchn, (d->nr_static_evtchn == 1U) ? "" : "s");
+		for (v = 0; v < d->nr_iomem; v++) {
+			printf(", MMIO 0x%llx+0x%llx at 0x%llx", (unsigned long long)d->iomem[v].maddr,
+			       (unsigned long long)d->iomem[v].size,
+			       (unsigned long long)d->iomem[v].gaddr);
+		}
+		for (v = 0; v < d->nr_dev_irqs; v++) {
+			printf("%s%u%s", (v == 0U) ? ", IRQ " : ",", d->dev_irq[v].intid,
+			       d->dev_irq[v].edge ? "e" : "");
+		}
+		printf("\n");
 	}
 	return 0;
 }

@@ -12,7 +12,9 @@
 # QEMU puts the DTB itself at RAM base + 128 MiB (0x48000000) when there is
 # no initrd, so modules start 2 MiB above it
 # and becomes `reg = <0x0 ADDR 0x0 SIZE>` with the exact file size; a node
-# name `module@auto` takes the address of the GUEST() that follows it.
+# name `module@auto` takes the address of the GUEST() that follows it. A
+# GUEST(path.dts) is a partial device tree (multiboot,device-tree): compiled
+# with dtc next to OUT and loaded as the blob.
 # Writes OUT.dtb, OUT.dts, and OUT.loader: one QEMU argument per line
 # (`-device` / `loader,file=...,addr=...,force-raw=on`).
 # XEN_BOOTARGS, when set, becomes /chosen/xen,xen-bootargs (to boot Xen 4.17
@@ -49,6 +51,11 @@ declare -a subst=()
 while IFS= read -r name; do
 	if [[ "$name" == */* ]]; then file=$name; else file="$GUESTDIR/$name.bin"; fi
 	[ -f "$file" ] || { echo "mkdtb.sh: $FRAG needs $file (make guests?)" >&2; exit 2; }
+	if [[ "$file" == *.dts ]]; then
+		pdtb="$base.$(basename "${file%.dts}").dtb"
+		dtc -q -I dts -O dtb -o "$pdtb" "$file" || { echo "mkdtb.sh: dtc $file failed" >&2; exit 2; }
+		file=$pdtb
+	fi
 	size=$(stat -c %s "$file")
 	subst+=("$(printf '0x%x 0x%x' "$addr" "$size")")
 	printf -- '-device\nloader,file=%s,addr=0x%x,force-raw=on\n' "$(realpath "$file")" "$addr" \

@@ -28,6 +28,19 @@ void gic_send_sgi(unsigned int cpu, unsigned int sgi);
 int gic_route_irq(unsigned int intid, gic_handler_t handler);
 
 /*
+ * SPIs of assigned devices, owned by a partition's vGIC (docs/vgic.md): the
+ * distributor state of one SPI, from any CPU. gic_route_irq refuses them.
+ */
+#define GIC_SPI_BASE      U(32)
+void gic_spi_set_edge(unsigned int intid, bool edge);
+void gic_spi_set_pending(unsigned int intid, bool pending);
+bool gic_spi_pending(unsigned int intid);
+bool gic_spi_enabled(unsigned int intid);
+void gic_spi_clear_active(unsigned int intid);
+/* Deliver the SPI to physical CPU cpu only (v3 IROUTER, v2 ITARGETSR). */
+void gic_hw_route_spi(unsigned int intid, unsigned int cpu);
+
+/*
  * One list register, independent of the GIC version. state uses the
  * architectural encoding of both versions.
  */

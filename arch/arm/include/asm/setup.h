@@ -34,6 +34,7 @@ void vcpu_inject_undef(struct vcpu *v, struct cpu_regs *r);
 void vcpu_sysregs_reset(struct vcpu *v);
 /* vCPU id of a guest MPIDR value, or -1. */
 int vcpu_id_of_mpidr(uint64_t mpidr);
+bool vcpu_runnable(const struct vcpu *v);
 
 void hyp_backtrace(uint64_t fp);
 

@@ -41,5 +41,19 @@ int vgic_emulate_sysreg(struct vcpu *v, uint32_t iss, uint64_t *val);
 void vgic_maintenance(void);
 /* The guest's virtual timer fired; true when the guest will deactivate it. */
 bool vgic_vtimer_fired(uint32_t iar);
+/*
+ * An assigned device's SPI fired (acknowledged, priority dropped): made
+ * pending on its partition's vCPU with a hardware-linked LR, so the
+ * partition's EOI deactivates it. False when no partition owns intid.
+ */
+bool vgic_hw_irq(unsigned int intid);
+/* intid belongs to a partition (never routed to a hypervisor handler). */
+bool vgic_hw_owned(unsigned int intid);
+/*
+ * A partition stops (crash, shutdown, restart): its devices' SPIs are
+ * disabled, their pending and active state cleared. Returns how many the
+ * distributor then reads back as enabled still (0: all masked).
+ */
+unsigned int vgic_domain_hw_stop(struct domain *d);
 
 #endif

@@ -21,6 +21,8 @@ const void *fdt_prop(const void *dtb, int node, const char *name, uint32_t *len)
 const char *fdt_name(const void *dtb, int node);
 /* Number of direct children of node whose name starts with prefix. */
 unsigned int fdt_count_children(const void *dtb, int node, const char *prefix);
+/* Direct child of node after prev (-1: the first), or -1 when there is none. */
+int fdt_next_child(const void *dtb, int node, int prev);
 /* Big-endian cells -> integer (cells = 1 or 2). */
 uint64_t fdt_cells(const void *p, unsigned int cells);
 /* reg entry idx of node using the parent's #address-cells / #size-cells = 2/2. */

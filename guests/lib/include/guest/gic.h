@@ -22,6 +22,11 @@ uint64_t gic_dist_base(void);
 /* Enable a PPI (16..31) on the calling vCPU with a handler. */
 void gic_enable_ppi(unsigned int intid, irq_handler_t handler);
 void gic_disable_ppi(unsigned int intid);
+/* Enable SPI intid (32..127) routed to vCPU cpu, with a handler (run before the EOI). */
+void gic_enable_spi(unsigned int intid, irq_handler_t handler, unsigned int cpu);
+void gic_disable_spi(unsigned int intid);
+/* Route SPI intid to vCPU cpu (GICv3 IROUTER, GICv2 ITARGETSR). */
+void gic_route_spi(unsigned int intid, unsigned int cpu);
 /* Acknowledge, dispatch and end one interrupt (from the IRQ vector). */
 void gic_handle_irq(void);
 /* Interrupts taken per INTID by this partition (all vCPUs). */

@@ -15,6 +15,7 @@
 #include <guest/timer.h>
 #include <guest/gic.h>
 #include <guest/psci.h>
+#include <guest/dev.h>
 
 int test_main(void);
 
