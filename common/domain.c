@@ -119,6 +119,8 @@ int domain_create(domid_t id, const struct domain_config *cfg)
 	d->nr_vcpus = cfg->nr_vcpus;
 	d->ram_gpa = GUEST_RAM0_BASE;
 	d->ram_bytes = cfg->mem_bytes;
+	d->max_pages = cfg->mem_bytes >> PAGE_SHIFT;
+	d->tot_pages = d->max_pages;
 	d->shared_info = &shared_info_pages[id - 1U].s;
 	d->shared_info_gfn = INVALID_GFN;
 	spin_lock_init(&d->lock, LOCK_CLASS_DOMAIN);

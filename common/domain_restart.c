@@ -33,6 +33,7 @@ void domain_restart(struct domain *d)
 	/* The old incarnation wrote the whole page (the part past the struct too). */
 	domain_clear_shared_info(d);
 	p2m_reset(&d->p2m);
+	d->tot_pages = d->max_pages;
 	rc = domain_map_static(d);
 	spin_unlock(&d->lock);
 	domain_scrub(d);

@@ -12,6 +12,7 @@
 static struct mm_boot_range mm_free[MM_BOOT_MAX_RANGES];
 static unsigned int mm_nr_free;
 static bool mm_done;
+static mfn_t mm_max_page; /* one past the highest RAM frame of the banks */
 
 static void mm_remove_at(unsigned int i)
 {
@@ -46,6 +47,7 @@ int mm_boot_init(const struct mm_boot_range *banks, unsigned int n)
 
 	mm_nr_free = 0U;
 	mm_done = false;
+	mm_max_page = 0U;
 	if (n > MM_BOOT_MAX_RANGES) {
 		return -XEN_EINVAL;
 	}
@@ -63,8 +65,14 @@ int mm_boot_init(const struct mm_boot_range *banks, unsigned int n)
 			return -XEN_EINVAL;
 		}
 		(void)mm_insert_at(j, base, end - base);
+		mm_max_page = MAX(mm_max_page, maddr_to_mfn(end));
 	}
 	return 0;
+}
+
+mfn_t mm_boot_max_page(void)
+{
+	return mm_max_page;
 }
 
 int mm_boot_reserve(paddr_t base, uint64_t size)

@@ -44,6 +44,23 @@ $(HYP_DIR)/%.o: %.S $(BUILD)/include/generated/autoconf.h arch/arm/arm.mk
 	@mkdir -p $(dir $@)
 	$(Q)$(HYP_CC) $(HYP_CPPFLAGS) $(HYP_ASFLAGS) -MMD -MP -c $< -o $@
 
+# xen_version changeset and compile date: the commit the image is built from
+# (reproducible: the same commit gives the same strings). Rewritten only when
+# they change, so only common/version.o rebuilds.
+HYP_BUILDINFO := $(BUILD)/include/generated/buildinfo.h
+HYP_GIT_INFO := $(shell git -C $(SRCTREE) log -1 --date=format:'%a %b %e %H:%M:%S %Y %z' \
+	--format='%cd git:%h' 2>/dev/null)$(if $(shell git -C $(SRCTREE) status --porcelain -uno 2>/dev/null),-dirty)
+HYP_GIT_DATE := $(shell git -C $(SRCTREE) log -1 --date=format:'%a %b %e %H:%M:%S UTC %Y' \
+	--format='%cd' 2>/dev/null)
+.PHONY: FORCE
+$(HYP_BUILDINFO): FORCE
+	@mkdir -p $(dir $@)
+	@printf '#define BULKHEAD_CHANGESET "%s"\n#define BULKHEAD_COMPILE_DATE "%s"\n' \
+		"$(or $(HYP_GIT_INFO),unavailable)" "$(HYP_GIT_DATE)" > $@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv $@.tmp $@
+$(HYP_DIR)/common/version.o: $(HYP_BUILDINFO)
+$(HYP_DIR)/common/version.o: HYP_CFLAGS += -include $(HYP_BUILDINFO)
+
 $(HYP_DIR)/bulkhead.ld: arch/arm/bulkhead.lds.in $(BUILD)/include/generated/autoconf.h
 	@mkdir -p $(dir $@)
 	$(Q)$(HYP_CC) $(HYP_CPPFLAGS) -ffreestanding -D__ASSEMBLER__ -E -P -x c $< -o $@

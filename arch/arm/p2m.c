@@ -85,14 +85,27 @@ int p2m_init(struct p2m_domain *p2m, uint16_t vmid, uint64_t (*pool)[P2M_ENTRIES
 	p2m->pool = pool;
 	p2m->pool_size = pool_pages;
 	p2m->pool_used = 0U;
+	p2m->max_mapped_gfn = 0U;
 	spin_lock_init(&p2m->lock, LOCK_CLASS_P2M);
 	p2m->root = p2m_alloc_table(p2m);
 	return (p2m->root == NULL) ? -XEN_ENOMEM : 0;
 }
 
+/* Record gfn as mapped; racing writers may only raise it. */
+static void p2m_note_mapped(struct p2m_domain *p2m, gfn_t gfn)
+{
+	gfn_t cur = read_atomic(&p2m->max_mapped_gfn);
+
+	/* LOOP-BOUND: each failed exchange saw a larger value written by another CPU, and the
+	 * value only grows towards gfn: at most one round per concurrent writer. */
+	while ((cur < gfn) && !atomic_cmpxchg(&p2m->max_mapped_gfn, &cur, gfn)) {
+	}
+}
+
 void p2m_reset(struct p2m_domain *p2m)
 {
 	p2m->pool_used = 0U;
+	p2m->max_mapped_gfn = 0U;
 	p2m->root = p2m_alloc_table(p2m);
 	arch_tlb_flush_vmid(p2m->vmid);
 }
@@ -145,6 +158,7 @@ int p2m_map_range(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, uint64_t nr,
 		} else {
 			unsigned int idx = LEVEL_INDEX(gfn, block ? 2U : 3U);
 			store_release(&table[idx], p2m_pte(mfn, t, block));
+			p2m_note_mapped(p2m, gfn + step - 1U);
 			gfn += step;
 			mfn += step;
 			nr -= step;
@@ -260,6 +274,7 @@ int p2m_set_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t,
 			arch_tlb_flush_ipa(p2m->vmid, gfn_to_gaddr(gfn));
 		}
 	}
+	p2m_note_mapped(p2m, gfn);
 	return 0;
 }
 
@@ -333,6 +348,11 @@ int p2m_lookup(const struct p2m_domain *p2m, gfn_t gfn, mfn_t *mfn, enum p2m_typ
 		table = p2m_table_of(desc);
 	}
 	return -XEN_ENOENT;
+}
+
+uint32_t p2m_pool_free(const struct p2m_domain *p2m)
+{
+	return p2m->pool_size - p2m->pool_used;
 }
 
 uint64_t p2m_vttbr(const struct p2m_domain *p2m)

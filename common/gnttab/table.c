@@ -32,6 +32,7 @@ void gnttab_table_clear(struct domain *d)
 	for (i = 0U; i < CONFIG_GNTTAB_MAX_FRAMES; i++) {
 		gt->frame_gfn[i] = INVALID_GFN;
 	}
+	gt->frame_lost = 0U;
 	gt->nr_frames = GNTTAB_INITIAL_FRAMES;
 }
 
@@ -61,7 +62,7 @@ int gnttab_map_frame(struct domain *d, uint64_t idx, gfn_t gfn)
 		return -XEN_EINVAL;
 	}
 	write_lock(&gt->lock);
-	if (gt->frame_gfn[idx] != INVALID_GFN) {
+	if ((gt->frame_gfn[idx] != INVALID_GFN) || (((gt->frame_lost >> idx) & 1U) != 0U)) {
 		/* Xen 4.17 answers -EBUSY even for the same gfn. */
 		rc = -XEN_EBUSY;
 	} else if ((p2m_lookup(&d->p2m, gfn, &old_mfn, &old_t) == 0) &&
@@ -95,6 +96,27 @@ void gnttab_seed_entry(struct domain *d, uint32_t ref, domid_t domid, gfn_t gfn)
 	write_atomic(&e->frame, (uint32_t)gfn);
 	smp_wmb();
 	write_atomic(&e->flags, (uint16_t)GTF_permit_access);
+}
+
+int gnttab_unmap_frame(struct domain *d, gfn_t gfn, bool lose)
+{
+	struct grant_table *gt = &d->gt;
+	int rc = -XEN_ENOENT;
+	uint32_t i;
+
+	write_lock(&gt->lock);
+	for (i = 0U; (i < CONFIG_GNTTAB_MAX_FRAMES) && (rc != 0); i++) {
+		if (gt->frame_gfn[i] == gfn) {
+			(void)p2m_clear_entry(&d->p2m, gfn, NULL, NULL);
+			gt->frame_gfn[i] = INVALID_GFN;
+			if (lose) {
+				gt->frame_lost |= (uint64_t)1U << i;
+			}
+			rc = 0;
+		}
+	}
+	write_unlock(&gt->lock);
+	return rc;
 }
 
 uint32_t gnttab_nr_pins(struct domain *d)

@@ -8,8 +8,9 @@
  * physical SPI the interrupt comes again; the second handler masks the pin.
  * Exactly two interrupts, `rounds=` times (default 2).
  * Then its vGIC's control of the SPI: GICD_ISPENDR raises it (the device
- * quiet), ICPENDR clears it while disabled so enabling brings nothing, and
- * with 2 vCPUs, routed to vCPU 1 it is taken there.
+ * quiet), ICPENDR clears it while disabled so enabling brings nothing
+ * (pending=0 leaves both out: Xen 4.17 neither reads nor clears that
+ * pending state), and with 2 vCPUs, routed to vCPU 1 it is taken there.
  * reset_in_irq=1: the first incarnation resets the partition (PSCI
  * SYSTEM_RESET) from inside its first handler, before the EOI: the physical
  * SPI is still active then, and only the hypervisor can end it. It marks
@@ -67,12 +68,10 @@ static bool gicd_pending(unsigned int intid)
 		(intid % 32U)) & 1U;
 }
 
+/* 100 ms on the virtual timer: a bare WFI might never wake if nothing comes. */
 static void settle(void)
 {
-	uint64_t end = cntvct() + timer_us_to_ticks(100000U);
-
-	while (cntvct() < end)
-		rt_wfi();
+	(void)timer_sleep_ticks(timer_us_to_ticks(100000U));
 }
 
 /* The second vCPU takes interrupts until the first says it is done. */
@@ -89,9 +88,11 @@ static void cpu1_main(unsigned int cpu)
 static int vgic_controls(unsigned int intid)
 {
 	unsigned int before = taken;
-	bool p1, p2;
+	bool p1 = true, p2 = false;
 
 	mmio_write32(base + GPIOIE, 0U);
+	if (rt_arg_u64("pending", 1) == 0U)
+		goto route;
 	gicd_bit(GICD_ISPENDR, intid);
 	settle();
 	printf("%s: ISPENDR: %u interrupt%s\n", rt_tag(), taken - before,
@@ -106,8 +107,11 @@ static int vgic_controls(unsigned int intid)
 	settle();
 	printf("%s: disabled: ISPENDR reads %u, after ICPENDR %u, enabled: %u interrupts%s\n",
 	       rt_tag(), p1, p2, taken - before, (p1 && !p2 && taken == before) ? "" : " MISMATCH");
+	if (!p1 || p2 || taken != before)
+		return 1;
+route:
 	if (rt.nr_cpus < 2U)
-		return (p1 && !p2 && taken == before) ? 0 : 1;
+		return 0;
 	if (psci_cpu_on(1, cpu1_main) != 0) {
 		printf("%s: MISMATCH CPU_ON 1 failed\n", rt_tag());
 		return 1;
@@ -159,14 +163,11 @@ int test_main(void)
 	mmio_write32(base + GPIOIEV, 0U);      /* ... to a low level */
 	mmio_write32(base + GPIOIC, 0xffU);
 	gic_enable_spi(d.intid, on_gpio, 0);
+	gic_enable_ppi(TIMER_VIRT_INTID, NULL);
 	rt_irq_enable();
 	for (r = 1; r <= rounds; r++) {
-		uint64_t end;
-
 		mmio_write32(base + GPIOIE, 1U);
-		end = cntvct() + timer_us_to_ticks(200000U);
-		while (cntvct() < end)   /* long enough for a third one, if it came */
-			rt_wfi();
+		settle();   /* long enough for a third one, if it came */
 		printf("%s: round %u: %u interrupts (RIS 0x%x)%s\n", rt_tag(), r, taken,
 		       mmio_read32(base + GPIORIS), taken == 2U * r ? "" : " MISMATCH");
 	}

@@ -65,6 +65,14 @@ struct domain {
 	paddr_t ram_maddr;      /* machine address of guest RAM */
 	paddr_t ram_gpa;        /* where the guest sees it (GUEST_RAM0_BASE) */
 	uint64_t ram_bytes;
+	/*
+	 * Xen's page accounting (XENMEM_*_reservation): max_pages is the RAM
+	 * of the device tree, tot_pages what the partition holds of it. Pages
+	 * it gives back stay its own frames, unmapped; populate maps them
+	 * back at their own gfn while tot_pages < max_pages. Under lock.
+	 */
+	uint64_t tot_pages;
+	uint64_t max_pages;
 	vaddr_t kernel_entry;   /* set by domain_load() */
 	paddr_t dtb_gpa;
 	spinlock_t lock;        /* lifecycle: shutdown, restart */

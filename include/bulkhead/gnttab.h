@@ -56,6 +56,8 @@ struct grant_table {
 	struct grant_entry_v1 *shared;   /* the static frames */
 	struct gnttab_active *active;    /* shadow of each entry in use */
 	gfn_t frame_gfn[CONFIG_GNTTAB_MAX_FRAMES]; /* INVALID_GFN when unmapped */
+	/* Frames given back with decrease_reservation: never placed again (Xen). */
+	uint64_t frame_lost;
 	/* Mappings this partition holds of others' grants. */
 	struct gnttab_maptrack *maptrack;
 	struct gnttab_freelist maptrack_list; /* unused with per-vCPU lists */
@@ -80,6 +82,13 @@ long do_grant_table_op(unsigned int cmd, xen_guest_handle_t uop, unsigned int co
 void gnttab_seed_entry(struct domain *d, uint32_t ref, domid_t domid, gfn_t gfn);
 /* XENMAPSPACE_grant_table: frame idx of d's table, or -errno. */
 int gnttab_map_frame(struct domain *d, uint64_t idx, gfn_t gfn);
+/*
+ * Take the grant-table frame d placed at gfn out of its stage 2 (remove_from_physmap,
+ * decrease_reservation); with lose, that frame can never be placed again, as
+ * on Xen, where decrease_reservation drops its allocation reference. 0, or
+ * -ENOENT when no frame sits at gfn.
+ */
+int gnttab_unmap_frame(struct domain *d, gfn_t gfn, bool lose);
 
 /* Audit (tests, stress, bench): sum of pin counts of d's table. */
 uint32_t gnttab_nr_pins(struct domain *d);

@@ -67,6 +67,8 @@ int mm_boot_claim(paddr_t base, uint64_t size);
 /* Lowest free block of bytes at align (a power of two); -ENOMEM if none. */
 int mm_boot_alloc(uint64_t bytes, uint64_t align, paddr_t *out);
 void mm_boot_done(void);
+/* One past the highest machine RAM frame (Xen's max_page); kept after boot. */
+mfn_t mm_boot_max_page(void);
 /* Bytes still free, and the largest free range (for messages). */
 uint64_t mm_boot_free_bytes(uint64_t *largest);
 

@@ -35,6 +35,8 @@ struct p2m_domain {
 	uint32_t pool_size;
 	uint64_t (*pool)[P2M_ENTRIES];
 	spinlock_t lock; /* structural changes outside preallocated ranges */
+	/* Highest gfn ever mapped since the last reset (XENMEM_maximum_gpfn); only grows. */
+	gfn_t max_mapped_gfn;
 };
 
 int p2m_init(struct p2m_domain *p2m, uint16_t vmid, uint64_t (*pool)[P2M_ENTRIES],
@@ -71,6 +73,8 @@ int p2m_remove_entry(struct p2m_domain *p2m, gfn_t gfn);
 /* Invalidate every stage-1 and stage-2 TLB entry of this VMID (one broadcast). */
 void p2m_flush_tlb(const struct p2m_domain *p2m);
 int p2m_lookup(const struct p2m_domain *p2m, gfn_t gfn, mfn_t *mfn, enum p2m_type *t);
+/* Table pages of the static pool still free (a split needs one). */
+uint32_t p2m_pool_free(const struct p2m_domain *p2m);
 /* The value for VTTBR_EL2. */
 uint64_t p2m_vttbr(const struct p2m_domain *p2m);
 

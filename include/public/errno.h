@@ -22,9 +22,12 @@
 #define XEN_EINVAL     22
 #define XEN_EFBIG      27
 #define XEN_ENOSPC     28
+#define XEN_EDOM       33
 #define XEN_ERANGE     34
 #define XEN_EILSEQ     84
 #define XEN_ENOSYS     38
+#define XEN_ENOBUFS    105
+#define XEN_EOVERFLOW  75
 #define XEN_EOPNOTSUPP 95
 
 #endif

@@ -20,6 +20,24 @@
 #define XEN_EXTRAVERSION_LEN 16U
 typedef char xen_extraversion_t[XEN_EXTRAVERSION_LEN];
 
+struct xen_compile_info {
+	char compiler[64];
+	char compile_by[16];
+	char compile_domain[32];
+	char compile_date[32];
+};
+XEN_ABI_ASSERT(sizeof(struct xen_compile_info) == 144U);
+
+#define XEN_CAPABILITIES_INFO_LEN 1024U
+#define XEN_CHANGESET_INFO_LEN    64U
+#define XEN_DOMAIN_HANDLE_LEN     16U
+#define XEN_COMMANDLINE_LEN       1024U
+
+struct xen_platform_parameters {
+	xen_ulong_t virt_start;
+};
+XEN_ABI_ASSERT(sizeof(struct xen_platform_parameters) == 8U);
+
 struct xen_feature_info {
 	uint32_t submap_idx;
 	uint32_t submap;

@@ -35,6 +35,8 @@ static void test_xen_version(void **state)
 {
 	struct xen_feature_info *fi;
 	paddr_t p = harness_ram(3, 8);
+	char *s = harness_gpa(d1, p);
+	struct xen_compile_info *ci = harness_gpa(d1, p);
 
 	(void)state;
 	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version, XENVER_version, 0, 0),
@@ -43,16 +45,58 @@ static void test_xen_version(void **state)
 	fi->submap_idx = 0;
 	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
 				      XENVER_get_features, p, 0), 0);
-	assert_true(fi->submap & (1U << XENFEAT_auto_translated_physmap));
+	/* Xen 4.17's bits for a dom0less domU on Arm. */
+	assert_int_equal(fi->submap, (1U << XENFEAT_writable_page_tables) |
+				     (1U << XENFEAT_auto_translated_physmap) |
+				     (1U << XENFEAT_memory_op_vnode_supported) |
+				     (1U << XENFEAT_ARM_SMCCC_supported) |
+				     (1U << XENFEAT_not_direct_mapped));
 	fi->submap_idx = 1;
 	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
-				      XENVER_get_features, p, 0), 0);
-	assert_int_equal(fi->submap, 0);
+				      XENVER_get_features, p, 0), -XEN_EINVAL);
+	memset(s, 0x55, 1100);
 	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
 				      XENVER_extraversion, p, 0), 0);
-	assert_string_equal((char *)harness_gpa(d1, p), "-bulkhead");
+	assert_string_equal(s, "-bulkhead");
+	assert_int_equal(s[XEN_EXTRAVERSION_LEN - 1], 0);
+	assert_int_equal(s[XEN_EXTRAVERSION_LEN], 0x55);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_capabilities, p, 0), 0);
+	assert_string_equal(s, "xen-3.0-aarch64 ");
+	assert_int_equal(s[XEN_CAPABILITIES_INFO_LEN - 1], 0);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_compile_info, p, 0), 0);
+	assert_int_equal(strncmp(ci->compiler, "gcc ", 4), 0);
+	assert_string_equal(ci->compile_by, "bulkhead");
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_changeset, p, 0), 0);
+	assert_true(strlen(s) < XEN_CHANGESET_INFO_LEN);
+	memset(s, 0x55, 64);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_commandline, p, 0), 0);
+	assert_string_equal(s, "<denied>");
+	assert_int_equal((uint8_t)s[9], 0x55);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_guest_handle, p, 0), 0);
+	assert_int_equal(s[0] | s[15], 0);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_platform_parameters, p, 0), 0);
+	assert_int_equal(*(uint64_t *)s, 0x200000);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version, XENVER_pagesize, 0, 0),
+			 4096);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version, XENVER_pagesize, p, 0),
+			 -XEN_EINVAL);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version, XENVER_build_id, 0, 0),
+			 -XEN_EPERM);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version, 11, p, 0),
+			 -XEN_ENOSYS);
 	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
 				      XENVER_get_features, 0x1000, 0), -XEN_EFAULT);
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version,
+				      XENVER_capabilities, 0x1000, 0), -XEN_EFAULT);
+	/* Straddling the end of RAM: refused, not a partial copy reported as done. */
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_xen_version, XENVER_capabilities,
+				      GUEST_RAM0_BASE + HARNESS_RAM_BYTES - 512, 0), -XEN_EFAULT);
 }
 
 VERIFIES(REQ-HC-003, REQ-CON-001)
@@ -169,11 +213,25 @@ static void test_add_to_physmap_shared_info(void **state)
 	assert_int_equal(p2m_lookup(&d1->p2m, gfn, &mfn, &t), 0);
 	assert_int_equal(t, p2m_hyp_page);
 	assert_ptr_equal(maddr_to_virt(mfn << 12), d1->shared_info);
-	/* Moving it removes the old mapping. */
+	/* Placed once, as on Xen 4.17: moving it needs remove_from_physmap first. */
+	x->gpfn = gfn - 1;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), -XEN_EBUSY);
+	x->gpfn = gfn;
+	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
+				      p, 0), -XEN_EBUSY);
+	{
+		struct xen_remove_from_physmap *r = harness_gpa(d1, harness_ram(2, 512));
+		r->domid = DOMID_SELF;
+		r->gpfn = gfn;
+		assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op,
+					      XENMEM_remove_from_physmap, harness_ram(2, 512), 0), 0);
+	}
+	assert_int_not_equal(p2m_lookup(&d1->p2m, gfn, &mfn, &t), 0);
 	x->gpfn = gfn - 1;
 	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
 				      p, 0), 0);
-	assert_int_not_equal(p2m_lookup(&d1->p2m, gfn, &mfn, &t), 0);
+	assert_int_equal(p2m_lookup(&d1->p2m, gfn - 1, &mfn, &t), 0);
 	x->idx = 1;
 	assert_int_equal(harness_call(&d1->vcpu[0], __HYPERVISOR_memory_op, XENMEM_add_to_physmap,
 				      p, 0), -XEN_EINVAL);
