@@ -66,7 +66,8 @@ void xenstore_configure(const struct dom0less_config *c)
 		struct xs_part *p = &xs_boot.part[i];
 		(void)bh_snprintf(p->name, sizeof(p->name), "%s", cfg->name);
 		p->vcpus = cfg->nr_vcpus;
-		p->mem_kib = cfg->mem_bytes >> 10;
+		/* What it has: a client's ring page is not RAM (Linux's balloon target). */
+		p->mem_kib = (cfg->mem_bytes - (cfg->xs_client ? PAGE_SIZE : 0U)) >> 10;
 		p->client = cfg->xs_client;
 		p->port = cfg->xs_client ? xenstore_port_of(cfg) : 0U;
 		if (cfg->xs_server) {

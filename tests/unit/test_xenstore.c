@@ -273,7 +273,7 @@ static void test_store_tree(void **state)
 	assert_int_equal(fdt_prop_u64(&f, n, "ring-gfn", &g), 0);
 	assert_int_equal(g, 0x39001U);
 	assert_int_equal(fdt_prop_u64(&f, n, "memory", &g), 0);
-	assert_int_equal(g, HARNESS_RAM_BYTES >> 10);
+	assert_int_equal(g, (HARNESS_RAM_BYTES - PAGE_SIZE) >> 10);
 	n = fdt_path(&f, "/xenstore/domain@3");
 	assert_true(n >= 0);
 	assert_false(fdt_has_prop(&f, n, "xenstore-client"));
