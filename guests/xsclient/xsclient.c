@@ -120,7 +120,7 @@ static void owner(void)
 
 static void writer(void)
 {
-	uint64_t end = cntvct() + timer_us_to_ticks(20000000U);
+	uint64_t end = cntvct() + timer_us_to_ticks(rt_arg_u64("wait_ms", 20000U) * 1000U);
 	const char *r = "";
 
 	while (cntvct() < end) {

@@ -5,12 +5,13 @@
  * write, its reply read back). One line per check, "xstest: PASS <what>" or
  * "xstest: FAIL <what> (<why>)", then "xstest: done, N passed, M failed".
  *
- *   xstest domid=N peer=P [given=G] [again=1]
+ *   xstest domid=N peer=P [given=G] [storecrash=1]
  *
  * N is the partition's own domid; P another partition whose home it must
  * not see; G a partition it gives its data/inbox to (b<G>), which writes
- * data/inbox/msg there: the watch on it must fire. again=1: after a
- * restart of the partition or of the store (no inbox round).
+ * data/inbox/msg there: the watch on it must fire. storecrash=1: last, it
+ * writes data/crash-store (the store's crash_on node in the restart test)
+ * and checks that the restarted store serves it, with a fresh tree.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -94,7 +95,7 @@ static void keep_event(void)
 	const char *token = path + strlen(path) + 1;
 
 	if (nevents < 32U) {
-		snprintf(events[nevents], sizeof(events[0]), "%s|%.100s", path, token);
+		snprintf(events[nevents], sizeof(events[0]), "%.140s|%.100s", path, token);
 		nevents++;
 	}
 }
@@ -187,7 +188,7 @@ static int wait_event(const char *want, int ms)
 
 int main(int argc, char **argv)
 {
-	unsigned int domid = 0, peer = 0, given = 0, again = 0;
+	unsigned int domid = 0, peer = 0, given = 0, storecrash = 0;
 	char path[128], want[128], perms[64];
 	struct stat st;
 	uint32_t tx, rt;
@@ -198,7 +199,7 @@ int main(int argc, char **argv)
 		sscanf(argv[i], "domid=%u", &domid);
 		sscanf(argv[i], "peer=%u", &peer);
 		sscanf(argv[i], "given=%u", &given);
-		sscanf(argv[i], "again=%u", &again);
+		sscanf(argv[i], "storecrash=%u", &storecrash);
 	}
 	result(stat("/sys/bus/xen", &st) == 0, "/sys/bus/xen exists", "%s", strerror(errno));
 	fd = open("/dev/xen/xenbus", O_RDWR);
@@ -217,8 +218,8 @@ int main(int argc, char **argv)
 	snprintf(want, sizeof(want), "n%u", domid);
 	expect("home is its own", joined(one(XS_GET_PERMS, 0, "name")), want);
 	/* Its own nodes: write, read back, list, remove. */
-	expect(again ? "data/x gone after the restart" : "data/x not there yet",
-	       one(XS_READ, 0, "data/x"), "ENOENT");
+	/* Also after a restart of this partition: its home is made again. */
+	expect("data/x not there yet", one(XS_READ, 0, "data/x"), "ENOENT");
 	expect("write data/x", two(XS_WRITE, 0, "data/x", "from linux", 0), "OK");
 	expect("read data/x", one(XS_READ, 0, "data/x"), "from linux");
 	expect("mkdir data/dir/sub", one(XS_MKDIR, 0, "data/dir/sub"), "OK");
@@ -244,24 +245,35 @@ int main(int argc, char **argv)
 	result(wait_event("data|xstest-data", 5000), "initial watch event", "none");
 	expect("write data/w", two(XS_WRITE, 0, "data/w", "1", 0), "OK");
 	result(wait_event("data/w|xstest-data", 5000), "watch event for data/w", "none");
-	if (given != 0 && !again) {
+	if (given != 0) {
 		/* Give the inbox to a bare-metal partition, watch it, wait for its write. */
-		snprintf(perms, sizeof(perms), "n%u%cb%u", domid, '\0', given);
+		/* SET_PERMS payload: path, then each permission, each nul-terminated. */
+		int pl = snprintf(perms, sizeof(perms), "data/inbox%cn%u%cb%u", '\0', domid, '\0',
+				  given);
 		expect("mkdir data/inbox", one(XS_MKDIR, 0, "data/inbox"), "OK");
-		{
-			static char p[128];
-			size_t l = strlen("data/inbox") + 1, pl;
-			memcpy(p, "data/inbox", l);
-			pl = strlen(perms) + 1;
-			memcpy(p + l, perms, pl);
-			pl += strlen(perms + pl) + 1;
-			expect("give data/inbox", req(XS_SET_PERMS, 0, p, (uint32_t)(l + pl), NULL), "OK");
-		}
+		expect("give data/inbox", req(XS_SET_PERMS, 0, perms, (uint32_t)pl + 1, NULL), "OK");
+		snprintf(want, sizeof(want), "n%u,b%u", domid, given);
+		expect("its permissions", joined(one(XS_GET_PERMS, 0, "data/inbox")), want);
 		expect("watch data/inbox", two(XS_WATCH, 0, "data/inbox", "inbox", 1), "OK");
 		expect("write data/inbox/ready", two(XS_WRITE, 0, "data/inbox/ready", "1", 0), "OK");
 		result(wait_event("data/inbox/msg|inbox", 60000), "watch fired: the bare-metal partition wrote data/inbox/msg", "no event");
 	}
 	expect("unwatch data", two(XS_UNWATCH, 0, "data", "xstest-data", 1), "OK");
+	/* The kernel's own xenbus watches control/sysrq: it prints the sysrq help. */
+	expect("write control/sysrq", two(XS_WRITE, 0, "control/sysrq", "h", 0), "OK");
+	sleep(1);
+	if (storecrash) {
+		expect("write data/crash-store", two(XS_WRITE, 0, "data/crash-store", "1", 0), "OK");
+		printf("xstest: the store is restarting\n");
+		fflush(stdout);
+		sleep(3);
+		expect("data/x after the store's restart (a fresh tree)", one(XS_READ, 0, "data/x"),
+		       "ENOENT");
+		expect("write data/y to the new store", two(XS_WRITE, 0, "data/y", "2", 0), "OK");
+		expect("read data/y", one(XS_READ, 0, "data/y"), "2");
+		snprintf(want, sizeof(want), "%u", domid);
+		expect("read domid from the new store", one(XS_READ, 0, "domid"), want);
+	}
 	close(fd);
 	printf("xstest: done, %u passed, %u failed\n", passed, failed);
 	return failed != 0;
