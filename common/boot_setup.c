@@ -155,6 +155,22 @@ static int boot_place(const struct fdt *f)
 			return (rc < 0) ? rc : -XEN_ENOMEM;
 		}
 	}
+	/* Then each backend's disks (bulkhead,vbd), after every partition's RAM. */
+	for (i = 0U; i < c->nr_domains; i++) {
+		struct domain_config *d = &c->dom[i];
+		uint64_t big;
+		if ((d->vbd_bytes == 0U) ||
+		    (mm_boot_alloc(d->vbd_bytes, UL(2) << MIB_SHIFT, &d->vbd_maddr) == 0)) {
+			continue;
+		}
+		(void)fdt_node_path(f, c->node[i], path, sizeof(path));
+		printk("bulkhead: config: %s: cannot place %llu KiB of virtual disks: %llu KiB "
+		       "free, largest free range %llu KiB\n", path,
+		       (unsigned long long)(d->vbd_bytes >> 10),
+		       (unsigned long long)(mm_boot_free_bytes(&big) >> 10),
+		       (unsigned long long)(big >> 10));
+		return -XEN_ENOMEM;
+	}
 	return 0;
 }
 

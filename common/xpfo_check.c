@@ -26,7 +26,8 @@ struct xpfo_walk_ctx {
 
 static bool dom_owns(const struct domain *d, paddr_t pa, uint64_t size)
 {
-	return (pa < d->ram_maddr + d->ram_bytes) && (d->ram_maddr < pa + size);
+	return ((pa < d->ram_maddr + d->ram_bytes) && (d->ram_maddr < pa + size)) ||
+	       ((pa < d->cfg.vbd_maddr + d->cfg.vbd_bytes) && (d->cfg.vbd_maddr < pa + size));
 }
 
 static bool dom_live(const struct domain *d)
