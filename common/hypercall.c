@@ -6,8 +6,6 @@
 #include <bulkhead/evtchn.h>
 #include <public/errno.h>
 
-typedef long (*hypercall_fn_t)(const regval_t a[HYPERCALL_NR_ARGS]);
-
 static long hc_memory_op(const regval_t a[HYPERCALL_NR_ARGS])
 {
 	return do_memory_op(a[0], a[1]);
@@ -53,26 +51,17 @@ static long hc_hvm_op(const regval_t a[HYPERCALL_NR_ARGS])
 	return do_hvm_op((unsigned int)a[0], a[1]);
 }
 
-long hypercall_dispatch(regval_t nr, const regval_t args[HYPERCALL_NR_ARGS])
-{
-	static const hypercall_fn_t hypercall_table[__HYPERVISOR_NR] = {
-		[__HYPERVISOR_memory_op] = hc_memory_op,
-		[__HYPERVISOR_xen_version] = hc_xen_version,
-		[__HYPERVISOR_console_io] = hc_console_io,
-		[__HYPERVISOR_grant_table_op] = hc_grant_table_op,
-		[__HYPERVISOR_vm_assist] = hc_vm_assist,
-		[__HYPERVISOR_vcpu_op] = hc_vcpu_op,
-		[__HYPERVISOR_sched_op] = hc_sched_op,
-		[__HYPERVISOR_event_channel_op] = hc_event_channel_op,
-		[__HYPERVISOR_hvm_op] = hc_hvm_op,
-	};
-
-	/* The number comes from the guest: check it before indexing. */
-	if ((nr >= (regval_t)__HYPERVISOR_NR) || (hypercall_table[nr] == NULL)) {
-		return -XEN_ENOSYS;
-	}
-	return hypercall_table[nr](args);
-}
+const hypercall_fn_t hypercall_table[__HYPERVISOR_NR] = {
+	[__HYPERVISOR_memory_op] = hc_memory_op,
+	[__HYPERVISOR_xen_version] = hc_xen_version,
+	[__HYPERVISOR_console_io] = hc_console_io,
+	[__HYPERVISOR_grant_table_op] = hc_grant_table_op,
+	[__HYPERVISOR_vm_assist] = hc_vm_assist,
+	[__HYPERVISOR_vcpu_op] = hc_vcpu_op,
+	[__HYPERVISOR_sched_op] = hc_sched_op,
+	[__HYPERVISOR_event_channel_op] = hc_event_channel_op,
+	[__HYPERVISOR_hvm_op] = hc_hvm_op,
+};
 
 long hypercall_continue(unsigned int nargs, const regval_t args[HYPERCALL_NR_ARGS])
 {

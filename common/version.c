@@ -71,14 +71,10 @@ static long version_get_features(xen_guest_handle_t arg)
 	return (copy_to_guest(arg, &fi, sizeof(fi)) != 0) ? -XEN_EFAULT : 0;
 }
 
-long do_xen_version(unsigned int cmd, xen_guest_handle_t arg)
+/* The sub-ops that copy to or from the guest: out of line, so the others build no frame. */
+static __attribute__((noinline)) long version_copy_op(unsigned int cmd, xen_guest_handle_t arg)
 {
 	switch (cmd) {
-	case XENVER_version: {
-		const uint32_t major = BULKHEAD_XEN_MAJOR;
-		const uint32_t ver = (major << 16U) | BULKHEAD_XEN_MINOR;
-		return (long)ver;
-	}
 	case XENVER_extraversion:
 		return version_copy_string(arg, "-bulkhead", XEN_EXTRAVERSION_LEN);
 	case XENVER_compile_info:
@@ -94,10 +90,6 @@ long do_xen_version(unsigned int cmd, xen_guest_handle_t arg)
 	}
 	case XENVER_get_features:
 		return version_get_features(arg);
-	case XENVER_pagesize: {
-		const unsigned long size = PAGE_SIZE;
-		return (arg != 0U) ? -XEN_EINVAL : (long)size;
-	}
 	case XENVER_guest_handle:
 		/* A dom0less domU is created with an all-zero handle. */
 		return version_copy_string(arg, "", XEN_DOMAIN_HANDLE_LEN);
@@ -106,9 +98,26 @@ long do_xen_version(unsigned int cmd, xen_guest_handle_t arg)
 		static const char xen_deny[] = "<denied>";
 		return (copy_to_guest(arg, xen_deny, sizeof(xen_deny)) != 0) ? -XEN_EFAULT : 0;
 	}
+	default:
+		return -XEN_ENOSYS;
+	}
+}
+
+long do_xen_version(unsigned int cmd, xen_guest_handle_t arg)
+{
+	switch (cmd) {
+	case XENVER_version: {
+		const uint32_t major = BULKHEAD_XEN_MAJOR;
+		const uint32_t ver = (major << 16U) | BULKHEAD_XEN_MINOR;
+		return (long)ver;
+	}
+	case XENVER_pagesize: {
+		const unsigned long size = PAGE_SIZE;
+		return (arg != 0U) ? -XEN_EINVAL : (long)size;
+	}
 	case XENVER_build_id:
 		return -XEN_EPERM;
 	default:
-		return -XEN_ENOSYS;
+		return version_copy_op(cmd, arg);
 	}
 }

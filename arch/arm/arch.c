@@ -114,7 +114,12 @@ void arch_tlb_flush_vmid(uint16_t vmid)
 
 void arch_hypercall_continue(struct vcpu *v)
 {
-	v->arch.regs.elr -= 4U; /* back onto the HVC */
+	/*
+	 * Only inside v's own hypercall, on its CPU: the lean path (vectors.S)
+	 * keeps ELR_EL2 live until the exit, so rewind the register itself.
+	 */
+	(void)v;
+	sysreg_write(elr_el2, sysreg_read(elr_el2) - 4U); /* back onto the HVC */
 }
 
 void arch_hypercall_set_arg(struct vcpu *v, unsigned int i, regval_t val)

@@ -14,6 +14,8 @@
 #include <asm/percpu.h>
 #include <asm/setup.h>
 #include <asm/sysregs.h>
+#include <asm/regs.h>
+#include "vgic_cpu.h"
 #include <public/errno.h>
 
 #define SMCCC_NOT_SUPPORTED ((uint64_t)(int64_t)-1)
@@ -53,20 +55,107 @@ void vcpu_inject_undef(struct vcpu *v, struct cpu_regs *r)
 	r->spsr = PSR_DAIF_MASK | PSR_MODE_EL1h;
 }
 
-static void handle_hypercall(struct vcpu *v, struct cpu_regs *r)
-{
-	uint32_t gen = v->arch.reset_gen;
-	/*
-	 * x0-x4 are the arguments, in place: each hc_* wrapper (common/hypercall.c)
-	 * reads them by value before the call does anything, so a reset during the
-	 * call that rewrites the frame cannot change them.
-	 */
-	long ret = hypercall_dispatch(r->x[16], r->x);
+/*
+ * The hypercall exit tests v->online and v->blocked, adjacent bytes, in one
+ * load: runnable and not blocked reads as online = 1, blocked = 0.
+ */
+BUILD_ASSERT(offsetof(struct vcpu, blocked) == offsetof(struct vcpu, online) + 1U);
+BUILD_ASSERT(sizeof(bool) == 1U);
+BUILD_ASSERT((offsetof(struct vcpu, online) % sizeof(uint16_t)) == 0U);
+#define HC_ONLINE_NOT_BLOCKED ((uint16_t)0x0001U)
 
-	/* A reset during the call (restart, CPU_ON) owns the registers now. */
-	if (gen == v->arch.reset_gen) {
-		r->x[0] = (uint64_t)ret;
+/*
+ * v->online and v->blocked in one halfword load (one single-copy atomic
+ * access; __builtin_memcpy, so no type punning). The exit reads it and the
+ * other fields plainly: each read follows the call, so the compiler loads it
+ * afresh, and an aligned byte, halfword or word is read in one access.
+ */
+static inline uint16_t hc_online_blocked(const struct vcpu *v)
+{
+	uint16_t both;
+
+	__builtin_memcpy(&both, __builtin_assume_aligned(&v->online, sizeof(both)), sizeof(both));
+	return both;
+}
+
+#if CONFIG_DEBUG
+/*
+ * What the lean exit does not test, because a trap that began in v cannot
+ * change it without a reset (which bumps reset_gen): v's EL2 controls and EL1
+ * registers are loaded here, and this CPU's list registers are v's, current.
+ */
+static void hc_exit_check(const struct pcpu *pc, const struct vcpu *v)
+{
+	if ((pc->sys_loaded != v) || v->arch.sys_dirty || !vgic_lrs_loaded_here(v)) {
+		panic("hypercall exit: d%u v%u not loaded on CPU%u", v->domain->domain_id,
+		      v->vcpu_id, pc->id);
 	}
+}
+#endif
+
+/* x0 for the guest, and how the vectors leave (HC_EXIT_*): returned in x0 and x1. */
+struct hc_result {
+	uint64_t x0;
+	uint64_t exit;
+};
+
+/*
+ * A Xen hypercall (HVC #0xEA1), from the vectors' lean path: the frame holds
+ * x0-x19 and x30 only (vectors.S), pc is this CPU's. x0-x4 are the arguments,
+ * in place: each hc_* wrapper (common/hypercall.c) reads them by value before
+ * the call does anything, so a reset during the call that rewrites the frame
+ * cannot change them. The result goes back in x0; exit says HC_EXIT_GUEST
+ * when there is nothing to do but return (nothing to sync or flush, the vCPU
+ * neither blocked nor stopped), else HC_EXIT_FULL, or HC_EXIT_RESET when a
+ * reset during the call (restart, CPU_ON) owns the registers now.
+ */
+struct hc_result guest_hypercall(struct pcpu *pc)
+{
+	struct vcpu *v = pc->cur_vcpu;
+	const struct cpu_regs *r = &v->arch.regs;   /* the frame the vectors filled */
+	const struct vgic_cpu *c = v->arch.vgic;    /* set for every vCPU a partition runs */
+	struct hc_result res;
+#if CONFIG_DEBUG
+	uint32_t gen = v->arch.reset_gen;
+
+	if (c == NULL) {
+		panic("hypercall: d%u v%u has no vGIC", v->domain->domain_id, v->vcpu_id);
+	}
+#endif
+	if (vgic_lrs_in_use(c)) {
+		vgic_sync_lrs(v);
+	}
+	res.x0 = (uint64_t)hypercall_dispatch(r->x[16], r->x);
+	/*
+	 * A reset (arch_vcpu_reset: restart, CPU_ON) or a re-initialised partition
+	 * sets sys_dirty, which only a vCPU load clears: v was loaded when the trap
+	 * began, so set now means the frame is no longer this call's.
+	 */
+	if (v->arch.sys_dirty) {
+		res.exit = HC_EXIT_RESET;
+		return res;
+	}
+#if CONFIG_DEBUG
+	if (gen != v->arch.reset_gen) {
+		panic("hypercall exit: d%u v%u reset without sys_dirty", v->domain->domain_id,
+		      v->vcpu_id);
+	}
+#endif
+	/*
+	 * Another CPU that stops the partition or makes an interrupt pending for v
+	 * meanwhile also kicks this CPU: its SGI, taken as soon as the guest runs,
+	 * brings it back to the full exit. So plain reads do here (hc_online_blocked).
+	 */
+	c = v->arch.vgic;
+	res.exit = HC_EXIT_FULL;
+	if ((hc_online_blocked(v) == HC_ONLINE_NOT_BLOCKED) && (v->domain->state == DOMAIN_RUNNING) &&
+	    vgic_none_pending(c)) {
+#if CONFIG_DEBUG
+		hc_exit_check(pc, v);
+#endif
+		res.exit = HC_EXIT_GUEST;
+	}
+	return res;
 }
 
 static void handle_smccc(struct vcpu *v, struct cpu_regs *r)
@@ -81,11 +170,10 @@ static void handle_smccc(struct vcpu *v, struct cpu_regs *r)
 	}
 }
 
+/* HVC #0xEA1 never comes here: the vectors send it to guest_hypercall. */
 static void handle_hvc(struct vcpu *v, struct cpu_regs *r, uint32_t imm)
 {
-	if (imm == XEN_HYPERCALL_TAG) {
-		handle_hypercall(v, r);
-	} else if (imm == 0U) {
+	if (imm == 0U) {
 		handle_smccc(v, r);
 	} else {
 		/* Like Xen: an HVC Bulkhead does not define is undefined. */
@@ -148,7 +236,16 @@ static void handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
 
 	if ((FSC_TYPE(iss & FSC_MASK) != FSC_TRANSLATION) || ((iss & DABT_S1PTW) != 0U) ||
 	    ((iss & DABT_ISV) == 0U)) {
-		/* Not an emulable access: no syndrome, a page-table walk, or a permission fault. */
+		/*
+		 * Not an emulable access: no syndrome (ldp/stp, dc zva, ...), a page-table walk,
+		 * or a permission fault. A translation fault there may still be a RAM page
+		 * whose 2 MiB block another vCPU of the partition was splitting (a page given
+		 * back, shared_info placed): retry it then.
+		 */
+		if ((FSC_TYPE(iss & FSC_MASK) == FSC_TRANSLATION) &&
+		    p2m_fault_is_transient(&v->domain->p2m, gaddr_to_gfn(ipa))) {
+			return;
+		}
 		vcpu_crash(v, "stage-2 fault at 0x%llx (ESR 0x%llx)", ipa, esr);
 		return;
 	}
@@ -182,12 +279,14 @@ static void handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
 	r->elr += ((esr & ESR_IL) != 0U) ? 4U : 2U;
 }
 
-/* Every trap but a Xen hypercall: out of line, so a hypercall skips its frame. */
-static __attribute__((noinline)) void guest_sync_other(struct vcpu *v, struct cpu_regs *r,
-							uint64_t esr)
+/* Every synchronous trap but a Xen hypercall (vectors.S guest_sync_full). */
+void guest_sync_handler(struct cpu_regs *r)
 {
+	struct vcpu *v = this_pcpu()->cur_vcpu;
+	uint64_t esr = sysreg_read(esr_el2);
 	uint32_t iss = ESR_ISS(esr);
 
+	vgic_sync_lrs(v);
 	switch (ESR_EC(esr)) {
 	case EC_WFX:
 		/* WFE is a hint: treat as a yield. WFI blocks until an interrupt. */
@@ -219,19 +318,6 @@ static __attribute__((noinline)) void guest_sync_other(struct vcpu *v, struct cp
 	default:
 		vcpu_inject_undef(v, r);
 		break;
-	}
-}
-
-void guest_sync_handler(struct cpu_regs *r)
-{
-	struct vcpu *v = this_pcpu()->cur_vcpu;
-	uint64_t esr = sysreg_read(esr_el2);
-
-	vgic_sync_lrs(v);
-	if ((ESR_EC(esr) == EC_HVC64) && ((ESR_ISS(esr) & 0xffffU) == XEN_HYPERCALL_TAG)) {
-		handle_hypercall(v, r);
-	} else {
-		guest_sync_other(v, r, esr);
 	}
 }
 

@@ -27,11 +27,53 @@ hyp_vectors:
 	ventry	hyp_irq
 	ventry	hyp_bad_exception
 	ventry	hyp_serror
-	ventry	guest_sync		/* lower EL, AArch64 */
+	/*
+	 * Lower EL, AArch64, synchronous. A Xen hypercall (HVC #0xEA1) takes the
+	 * lean path from the slot itself: it saves only what C may clobber
+	 * (x0-x18 and x30; x19 too, as it becomes the frame pointer) and leaves
+	 * x20-x29, SP_EL1, ELR_EL2 and SPSR_EL2 live in the CPU, which C
+	 * preserves or does not touch. guest_hypercall (traps.c) decides whether
+	 * the exit goes straight back (restore what was saved, ERET) or takes
+	 * the full exit, which first completes the frame from those registers.
+	 * Every other trap saves the full frame (guest_sync_full).
+	 */
+	.balign	0x80
+guest_sync_slot:
+	/* SP_EL2 is just past the frame: store below it, x19 becomes its base. */
+	stp	x0, x1, [sp, #REGS_X(0) - REGS_SIZE]
+	mrs	x0, esr_el2
+	mov	w1, #ESR_XEN_HVC_LO
+	movk	w1, #ESR_XEN_HVC_HI, lsl #16
+	cmp	w0, w1
+	b.ne	guest_sync_full
+	stp	x2, x3, [sp, #REGS_X(2) - REGS_SIZE]
+	stp	x4, x5, [sp, #REGS_X(4) - REGS_SIZE]
+	stp	x6, x7, [sp, #REGS_X(6) - REGS_SIZE]
+	stp	x8, x9, [sp, #REGS_X(8) - REGS_SIZE]
+	stp	x10, x11, [sp, #REGS_X(10) - REGS_SIZE]
+	stp	x12, x13, [sp, #REGS_X(12) - REGS_SIZE]
+	stp	x14, x15, [sp, #REGS_X(14) - REGS_SIZE]
+	stp	x16, x17, [sp, #REGS_X(16) - REGS_SIZE]
+	stp	x18, x19, [sp, #REGS_X(18) - REGS_SIZE]
+	str	x30, [sp, #REGS_X(30) - REGS_SIZE]
+	sub	x19, sp, #REGS_SIZE	/* the frame, across the call */
+	mrs	x0, tpidr_el2		/* guest_hypercall(pcpu) */
+	ldr	x1, [x0, #PCPU_STACK_TOP]
+	mov	sp, x1
+	/*
+	 * x29 stays the guest's (C preserves it and the fast exit does not reload
+	 * it): a panic backtrace follows only frame records inside this CPU's
+	 * stack (hyp_backtrace), so it stops there.
+	 */
+	bl	guest_hypercall
+	b	guest_hypercall_exit
+	.if	(. - guest_sync_slot) > 0x80
+	.error	"the lean hypercall entry overflows its vector slot"
+	.endif
 	ventry	guest_irq
 	ventry	guest_fiq
 	ventry	guest_serror
-	ventry	guest_sync		/* lower EL, AArch32 (EL0 only: HCR_EL2.RW) */
+	ventry	guest_sync32		/* lower EL, AArch32 (EL0 only: HCR_EL2.RW) */
 	ventry	guest_irq
 	ventry	guest_fiq
 	ventry	guest_serror
@@ -91,8 +133,82 @@ hyp_vectors:
 	b	guest_return
 	.endm
 
-guest_sync:
-	guest_exit guest_sync_handler
+/* Every synchronous trap but a Xen hypercall: x0 and x1 are saved, the rest follows. */
+guest_sync32:
+	stp	x0, x1, [sp, #REGS_X(0) - REGS_SIZE]
+guest_sync_full:
+	sub	sp, sp, #REGS_SIZE
+	stp	x2, x3, [sp, #REGS_X(2)]
+	stp	x4, x5, [sp, #REGS_X(4)]
+	stp	x6, x7, [sp, #REGS_X(6)]
+	stp	x8, x9, [sp, #REGS_X(8)]
+	stp	x10, x11, [sp, #REGS_X(10)]
+	stp	x12, x13, [sp, #REGS_X(12)]
+	stp	x14, x15, [sp, #REGS_X(14)]
+	stp	x16, x17, [sp, #REGS_X(16)]
+	stp	x18, x19, [sp, #REGS_X(18)]
+	stp	x20, x21, [sp, #REGS_X(20)]
+	stp	x22, x23, [sp, #REGS_X(22)]
+	stp	x24, x25, [sp, #REGS_X(24)]
+	stp	x26, x27, [sp, #REGS_X(26)]
+	stp	x28, x29, [sp, #REGS_X(28)]
+	mrs	x0, elr_el2
+	mrs	x1, spsr_el2
+	stp	x0, x1, [sp, #REGS_ELR]
+	mrs	x0, sp_el1
+	stp	x30, x0, [sp, #REGS_X(30)]
+	mov	x0, sp
+	mrs	x1, tpidr_el2
+	ldr	x1, [x1, #PCPU_STACK_TOP]
+	mov	sp, x1
+	mov	x29, xzr
+	bl	guest_sync_handler
+	b	guest_return
+
+/*
+ * After guest_hypercall, x0: HC_EXIT_GUEST straight back; HC_EXIT_FULL the
+ * full exit, the frame completed from the registers C preserved (x20-x29)
+ * and the system registers nothing changed meanwhile (a continuation
+ * rewinds ELR_EL2 itself); HC_EXIT_RESET the full exit as it is: a reset
+ * during the call rewrote the frame.
+ */
+guest_hypercall_exit:
+	cbnz	x1, 1f
+	ldr	x1, [x19, #REGS_X(1)]
+	ldp	x2, x3, [x19, #REGS_X(2)]
+	ldp	x4, x5, [x19, #REGS_X(4)]
+	ldp	x6, x7, [x19, #REGS_X(6)]
+	ldp	x8, x9, [x19, #REGS_X(8)]
+	ldp	x10, x11, [x19, #REGS_X(10)]
+	ldp	x12, x13, [x19, #REGS_X(12)]
+	ldp	x14, x15, [x19, #REGS_X(14)]
+	ldp	x16, x17, [x19, #REGS_X(16)]
+	ldr	x30, [x19, #REGS_X(30)]
+	add	sp, x19, #REGS_SIZE
+	ldp	x18, x19, [x19, #REGS_X(18)]
+	eret
+	dsb	nsh			/* no speculation past the ERET */
+	isb
+1:	mov	sp, x19
+	cmp	x1, #HC_EXIT_RESET
+	b.eq	2f
+	str	x0, [sp, #REGS_X(0)]
+	stp	x20, x21, [sp, #REGS_X(20)]
+	stp	x22, x23, [sp, #REGS_X(22)]
+	stp	x24, x25, [sp, #REGS_X(24)]
+	stp	x26, x27, [sp, #REGS_X(26)]
+	stp	x28, x29, [sp, #REGS_X(28)]
+	mrs	x0, sp_el1
+	str	x0, [sp, #REGS_SP]
+	mrs	x0, elr_el2
+	mrs	x1, spsr_el2
+	stp	x0, x1, [sp, #REGS_ELR]
+2:	mrs	x1, tpidr_el2
+	ldr	x1, [x1, #PCPU_STACK_TOP]
+	mov	sp, x1
+	mov	x29, xzr
+	b	guest_return
+
 guest_irq:
 	guest_exit guest_irq_handler
 guest_fiq:

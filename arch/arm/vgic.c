@@ -13,27 +13,14 @@
 #include <asm/gic.h>
 #include <asm/percpu.h>
 #include <bulkhead/domain.h>
-#include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/mmio.h>
 #include <bulkhead/lib.h>
 #include <bulkhead/console.h>
 #include <public/errno.h>
 #include <public/arch-arm.h>
 #include "vgic_regs.h"
-
-struct vgic_cpu {
-	spinlock_t lock;
-	const struct vgic_dist *dist;  /* the partition's, and this vCPU's id in it */
-	unsigned int vcpu;
-	struct vgic_irqset pending;    /* not yet in an LR */
-	struct vgic_lrs lrs;
-	bool lrs_stale;                /* reset: the owning pCPU must clear its LRs */
-	bool vtimer_active;            /* physical PPI 27 active, the guest owns it */
-	bool vtimer_hw;                /* the pending PPI 27 is the physical one */
-	bool underflow;                /* the last flush asked for the underflow interrupt */
-	const uint32_t *hw;            /* the partition's assigned SPIs (vgic_hw_mask) */
-	uint32_t hw_active[VGIC_NR_WORDS]; /* assigned SPIs taken for this vCPU, owed its EOI */
-} __cacheline_aligned;
+#include "vgic_cpu.h"
 
 static struct vgic_dist vgic_dists[CONFIG_MAX_DOMAINS];
 static struct vgic_cpu vgic_cpus[CONFIG_MAX_DOMAINS][CONFIG_MAX_VCPUS];
@@ -291,16 +278,10 @@ static bool vgic_lr_preempt(struct vgic_cpu *c, const struct vgic_dist *dist, un
  */
 static bool vgic_flush_idle(const struct vgic_cpu *c, const struct vcpu *v, unsigned int cpu)
 {
-	uint32_t any = 0U;
-	unsigned int w;
-
 	if ((vgic_loaded[cpu] != v) || read_atomic(&c->lrs_stale) || c->underflow) {
 		return false;
 	}
-	for (w = 0U; w < VGIC_NR_WORDS; w++) {
-		any |= read_atomic(&c->pending.w[w]);
-	}
-	return any == 0U;
+	return vgic_none_pending(c);
 }
 
 /* The flush proper, out of line so the idle case does not pay for its frame. */
@@ -367,6 +348,14 @@ static __attribute__((noinline)) void vgic_flush_locked(struct vcpu *v, struct v
 		c->underflow = more;
 	}
 	vgic_unlock(c, f);
+}
+
+bool vgic_lrs_loaded_here(const struct vcpu *v)
+{
+	unsigned int cpu = this_pcpu()->id;
+
+	return (cpu < CONFIG_NR_CPUS) && (vgic_loaded[cpu] == v) && (v->arch.vgic != NULL) &&
+	       !read_atomic(&v->arch.vgic->lrs_stale);
 }
 
 void vgic_flush_lrs(struct vcpu *v)
@@ -917,7 +906,7 @@ int vgic_domain_init(struct domain *d)
 	if (rc == 0) {
 		/* The guest's GICC is the hardware's virtual CPU interface. */
 		rc = p2m_map_range(&d->p2m, GUEST_GICC_BASE >> PAGE_SHIFT,
-				   board.gicv_base >> PAGE_SHIFT, GUEST_GICC_SIZE >> PAGE_SHIFT,
+				   hw_machine.gicv.base >> PAGE_SHIFT, GUEST_GICC_SIZE >> PAGE_SHIFT,
 				   p2m_mmio_direct);
 	}
 #endif

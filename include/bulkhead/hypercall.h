@@ -5,13 +5,31 @@
 
 #include <bulkhead/types.h>
 #include <public/xen.h>
+#include <public/errno.h>
 
 struct vcpu;
 
 #define HYPERCALL_NR_ARGS U(5)
 
-/* Run hypercall nr for the current vCPU; the result goes to x0. */
-long hypercall_dispatch(regval_t nr, const regval_t args[HYPERCALL_NR_ARGS]);
+typedef long (*hypercall_fn_t)(const regval_t a[HYPERCALL_NR_ARGS]);
+
+/* Indexed by hypercall number; NULL where Bulkhead has none (common/hypercall.c). */
+extern const hypercall_fn_t hypercall_table[__HYPERVISOR_NR];
+
+/*
+ * Run hypercall nr for the current vCPU; the result goes to x0. Inline: the
+ * arch's hypercall exit calls it on every hypercall.
+ */
+static inline long hypercall_dispatch(regval_t nr, const regval_t args[HYPERCALL_NR_ARGS])
+{
+	long ret = -XEN_ENOSYS;
+
+	/* The number comes from the guest: check it before indexing. */
+	if ((nr < (regval_t)__HYPERVISOR_NR) && (hypercall_table[nr] != NULL)) {
+		ret = hypercall_table[nr](args);
+	}
+	return ret;
+}
 
 /*
  * Arrange for the current hypercall to be re-issued with the given

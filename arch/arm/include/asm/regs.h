@@ -15,6 +15,17 @@
 #define REGS_SPSR    U(264)
 #define REGS_SIZE    U(272)
 
+/*
+ * ESR_EL2 of HVC #0xEA1 from AArch64 (EC 0x16, IL, ISS = the immediate):
+ * the vectors' test for the lean hypercall path, in two 16-bit halves.
+ */
+#define ESR_XEN_HVC_HI 0x5a00
+#define ESR_XEN_HVC_LO 0x0ea1
+/* guest_hypercall's answer to the vectors (traps.c). */
+#define HC_EXIT_GUEST  0
+#define HC_EXIT_FULL   1
+#define HC_EXIT_RESET  2
+
 #define PCPU_CURRENT   U(0)
 #define PCPU_STACK_TOP U(8)
 

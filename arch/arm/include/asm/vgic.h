@@ -23,6 +23,8 @@ void vgic_inject_irq(struct vcpu *v, unsigned int virq);
 void vgic_flush_lrs(struct vcpu *v);
 /* Just after leaving it: release the LRs the guest has finished with. */
 void vgic_sync_lrs(struct vcpu *v);
+/* This CPU's list registers are v's and current (debug check of the hypercall exit). */
+bool vgic_lrs_loaded_here(const struct vcpu *v);
 /* Something is pending or in flight for v (a trapped WFI must not sleep). */
 bool vgic_vcpu_pending(struct vcpu *v);
 /* The same, by the name arm-cpu's run loop uses. */
