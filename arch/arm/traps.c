@@ -236,7 +236,16 @@ static void handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
 
 	if ((FSC_TYPE(iss & FSC_MASK) != FSC_TRANSLATION) || ((iss & DABT_S1PTW) != 0U) ||
 	    ((iss & DABT_ISV) == 0U)) {
-		/* Not an emulable access: no syndrome, a page-table walk, or a permission fault. */
+		/*
+		 * Not an emulable access: no syndrome (ldp/stp, dc zva, ...), a page-table walk,
+		 * or a permission fault. A translation fault there may still be a RAM page
+		 * whose 2 MiB block another vCPU of the partition was splitting (a page given
+		 * back, shared_info placed): retry it then.
+		 */
+		if ((FSC_TYPE(iss & FSC_MASK) == FSC_TRANSLATION) &&
+		    p2m_fault_is_transient(&v->domain->p2m, gaddr_to_gfn(ipa))) {
+			return;
+		}
 		vcpu_crash(v, "stage-2 fault at 0x%llx (ESR 0x%llx)", ipa, esr);
 		return;
 	}

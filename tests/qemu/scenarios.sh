@@ -13,18 +13,23 @@
 #   STATUS          QEMU exit status: a number, "nonzero" (not 0, not a timeout) or "any"
 #   UNTIL/UNTIL_COUNT  stop QEMU once UNTIL has matched UNTIL_COUNT lines
 #   TIMEOUT         seconds per QEMU run (default 60)
+#   SMP             QEMU -smp (default 4)
 #   check()         optional extra check; $LOG is the console; return 1 to fail
 #   XEN_SKIP/XEN_EXTRA  with HYP=xen: skip (saying why) / extra Xen command line
 # and names what it verifies in a "# VERIFIES: REQ-..." line.
 #
-# Environment: BUILD (default ./build); HYP=xen boots the Xen 4.17 anchor
+# Environment: BUILD (default ./build); SCENARIO_DIR and SUITE run another
+# suite's scenarios (tests/linux: SCENARIO_DIR=tests/linux SUITE=linux), the
+# hypervisor builds shared under $BUILD/tests/qemu; HYP=xen boots the Xen 4.17 anchor
 # image XEN_IMAGE instead (scenarios with XEN_SKIP are skipped) to check the
 # partitions and the harness against the reference hypervisor.
 set -u
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$PWD/build}"
-HERE=tests/qemu
-OUT="$BUILD/tests/qemu"
+HERE="${SCENARIO_DIR:-tests/qemu}"
+SUITE="${SUITE:-qemu}"
+OUT="$BUILD/tests/$SUITE"
+HYP_OUT="$BUILD/tests/qemu"
 HYP="${HYP:-bulkhead}"
 export GUESTDIR="$BUILD/guests"  # where tools/qemu/mkdtb.sh finds GUEST(name) images
 mkdir -p "$OUT"
@@ -36,7 +41,7 @@ fail() { echo "FAIL: $1${2:+ ($2)}"; }
 # ---------------------------------------------------------------- build
 build_ok=1
 if ! make -s -j2 O="$BUILD" guests > "$OUT/build-guests.log" 2>&1; then
-	fail qemu/build-guests "see $OUT/build-guests.log"
+	fail "$SUITE/build-guests" "see $OUT/build-guests.log"
 	build_ok=0
 fi
 declare -A IMAGE=()
@@ -48,16 +53,17 @@ else
 	# One hypervisor build per GIC version, each in its own output tree with
 	# the board's defconfig, whatever $BUILD/.config the user has made.
 	for g in 3 2; do
-		o="$OUT/hyp-gicv$g"
+		o="$HYP_OUT/hyp-gicv$g"
 		if [ $g = 3 ]; then def=qemu-virt_defconfig; else def=qemu-virt-gicv2_defconfig; fi
-		log="$OUT/build-hyp-gicv$g.log"
+		log="$HYP_OUT/build-hyp-gicv$g.log"
+		mkdir -p "$HYP_OUT"
 		{ [ -f "$o/.config" ] || make -s O="$o" "$def"; } > "$log" 2>&1 &&
 			make -s -j2 O="$o" hyp >> "$log" 2>&1 && [ -f "$o/bulkhead.bin" ]
 		if [ $? -eq 0 ]; then
 			IMAGE[$g]="$o/bulkhead.bin"
-			pass "qemu/build-hyp-gicv$g"
+			pass "$SUITE/build-hyp-gicv$g"
 		else
-			fail "qemu/build-hyp-gicv$g" "no $o/bulkhead.bin, see $log"
+			fail "$SUITE/build-hyp-gicv$g" "no $o/bulkhead.bin, see $log"
 		fi
 	done
 fi
@@ -66,13 +72,13 @@ fi
 count_lines() { grep -cE -- "$1" "$LOG" || true; }
 
 run_one() { # $1 = scenario name, $2 = gic, $3 = cpu
-	local name="$1" gic="$2" cpu="$3" id="qemu/$1/gic$2-$3" rc why=() r st until
+	local name="$1" gic="$2" cpu="$3" id="$SUITE/$1/gic$2-$3" rc why=() r st until
 	LOG="$OUT/$name-gic$gic-$cpu.log"
 	if [ $build_ok = 0 ] || [ -z "${IMAGE[$gic]:-}" ] || [ ! -f "${IMAGE[$gic]}" ]; then
 		fail "$id" "no hypervisor image for GICv$gic"
 		return
 	fi
-	local args=(-g "$gic" -c "$cpu" -k "${IMAGE[$gic]}" -t "$TIMEOUT" -l "$LOG")
+	local args=(-g "$gic" -c "$cpu" -s "$SMP" -k "${IMAGE[$gic]}" -t "$TIMEOUT" -l "$LOG")
 	if [ -n "$UNTIL" ]; then
 		args+=(-u "$UNTIL" -n "$UNTIL_COUNT")
 	elif [ "$HYP" = xen ]; then
@@ -110,11 +116,12 @@ for s in "${scns[@]}"; do
 	unset -f check
 	GLOBAL_FORBID=("${DEFAULT_FORBID[@]}")
 	DTSI= RUNS="3:cortex-a57" EXPECT=() FORBID=() STATUS=0 UNTIL= UNTIL_COUNT=1 TIMEOUT=60 XEN_SKIP=
+	SMP=4
 	XEN_EXTRA=
 	# shellcheck source=/dev/null
 	. "$HERE/scenarios/$s.scn"
 	if [ "$HYP" = xen ] && [ -n "$XEN_SKIP" ]; then
-		echo "SKIP: qemu/$s ($XEN_SKIP)"
+		echo "SKIP: $SUITE/$s ($XEN_SKIP)"
 		continue
 	fi
 	for r in $RUNS; do

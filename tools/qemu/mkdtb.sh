@@ -56,7 +56,7 @@ while IFS= read -r name; do
 		dtc -q -I dts -O dtb -o "$pdtb" "$file" || { echo "mkdtb.sh: dtc $file failed" >&2; exit 2; }
 		file=$pdtb
 	fi
-	size=$(stat -c %s "$file")
+	size=$(stat -L -c %s "$file")
 	subst+=("$(printf '0x%x 0x%x' "$addr" "$size")")
 	printf -- '-device\nloader,file=%s,addr=0x%x,force-raw=on\n' "$(realpath "$file")" "$addr" \
 		>> "$base.loader"
