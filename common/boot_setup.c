@@ -15,6 +15,8 @@
 #define MIB_SHIFT U(20)
 
 struct dom0less_config boot_config;
+/* The system DTB of the last boot_setup(), for the messages of later checks. */
+static struct fdt boot_fdt;
 
 /* The first CPU node's first compatible string (QEMU puts cpu-map first). */
 static const char *boot_cpu_compat(const struct fdt *f)
@@ -77,6 +79,9 @@ static int boot_reserve(const struct fdt *f, const void *dtb, const struct boot_
 	 * the checked totalsize of the boot DTB. */
 	for (i = 0U; (rc == 0) && (fdt_mem_rsv(f, i, &a, &s) == 0); i++) {
 		rc = mm_boot_reserve(a, s);
+	}
+	for (i = 0U; (rc == 0) && (i < m->nr_reserved); i++) {
+		rc = mm_boot_reserve(m->reserved[i].base, m->reserved[i].size);
 	}
 	for (i = 0U; (rc == 0) && (i < c->nr_domains); i++) {
 		const struct domain_config *d = &c->dom[i];
@@ -257,6 +262,9 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 	}
 	lim.read_module = boot_read_module;
 	rc = dom0less_parse(&f, &lim, &boot_config, boot_err, sizeof(boot_err));
+	if ((rc == 0) && (m->hw != NULL)) {
+		rc = hw_check_placement(&f, m->hw, &boot_config, boot_err, sizeof(boot_err));
+	}
 	if (rc != 0) {
 		printk("bulkhead: config: %s\n", boot_err);
 		return rc;
@@ -290,6 +298,29 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 		return rc;
 	}
 	mm_boot_done();
+	boot_fdt = f;
 	boot_summary(m);
+	return 0;
+}
+
+int boot_check_online(uint64_t online)
+{
+	const struct dom0less_config *c = &boot_config;
+	uint32_t i;
+	uint32_t v;
+
+	for (i = 0U; i < c->nr_domains; i++) {
+		for (v = 0U; v < c->dom[i].nr_vcpus; v++) {
+			uint32_t p = c->dom[i].pcpus[v];
+			char path[96];
+			if ((p < 64U) && ((online & (UINT64_C(1) << p)) != 0U)) {
+				continue;
+			}
+			(void)fdt_node_path(&boot_fdt, c->node[i], path, sizeof(path));
+			printk("bulkhead: config: %s: vCPU %u on physical CPU %u, which did not come "
+			       "online\n", path, v, p);
+			return -XEN_ENODEV;
+		}
+	}
 	return 0;
 }

@@ -423,7 +423,7 @@ static int d0l_cpus(struct d0l_ctx *c, int node, struct domain_config *cfg)
 			return d0l_err(c, node, 0, "bulkhead,cpus: vCPU %u on physical CPU %u, %s%u",
 				       i, cfg->pcpus[i],
 				       (c->avail_cpus == c->lim->nr_cpus) ? "CONFIG_NR_CPUS=" :
-				       "board CPUs: ", c->avail_cpus);
+				       "CPUs in the device tree: ", c->avail_cpus);
 		}
 	}
 	return 0;
@@ -515,7 +515,7 @@ static int d0l_check_overlaps(struct d0l_ctx *c)
 /* 1:1 pinning: fixed CPUs first, then the free ones in DT order. */
 static int d0l_place_vcpus(struct d0l_ctx *c)
 {
-	static const char *const who[] = { "CONFIG_NR_CPUS=", "the board has " };
+	static const char *const who[] = { "CONFIG_NR_CPUS=", "CPUs in the device tree: " };
 	uint64_t used[(U(64) + 63U) / 64U] = { 0U };
 	uint16_t owner[64];
 	uint32_t total = 0U;
@@ -526,10 +526,16 @@ static int d0l_place_vcpus(struct d0l_ctx *c)
 
 	for (i = 0U; i < c->out->nr_domains; i++) {
 		total += c->out->dom[i].nr_vcpus;
+		if ((total > c->avail_cpus) && (src == 1U)) {
+			/* Name the first vCPU left without a CPU, and that CPU. */
+			return d0l_err(c, c->out->node[i], 0, "vCPU %u needs physical CPU %u (1:1 "
+				       "pinning, %u vCPUs in all), the device tree lists %u CPU%s",
+				       c->avail_cpus - (total - c->out->dom[i].nr_vcpus), c->avail_cpus,
+				       total, c->avail_cpus, (c->avail_cpus == 1U) ? "" : "s");
+		}
 		if (total > c->avail_cpus) {
 			return d0l_err(c, c->out->node[i], 0, "%u vCPUs in all need %u physical CPUs "
-				       "(1:1 pinning), %s%u%s", total, total, who[src],
-				       c->avail_cpus, (src == 1U) ? " CPUs" : "");
+				       "(1:1 pinning), %s%u", total, total, who[src], c->avail_cpus);
 		}
 	}
 	for (i = 0U; i < c->out->nr_domains; i++) {

@@ -37,15 +37,15 @@ count() { # $1 = name, $2 = log, $3 = exit code
 		skips+=("$1 (log: $2)")
 		grep -E '^(SKIP: |ok [0-9]+.*# *SKIP)' "$2" | sed 's/^/    /' | head -20
 	fi
-	printf '%-40s %4d passed %4d failed %4d skipped\n' "$1" "$p" "$f" "$k"
+	printf '%-40s %4d passed %4d failed %4d skipped %5d s\n' "$1" "$p" "$f" "$k" "${4:-0}"
 }
 
 run_prog() { # $1 = name, $2.. = command
-	local name="$1" log="$LOGDIR/${1//\//_}.log" rc
+	local name="$1" log="$LOGDIR/${1//\//_}.log" rc t0=$SECONDS
 	shift
 	CMOCKA_MESSAGE_OUTPUT=TAP timeout "${TEST_TIMEOUT:-600}" "$@" > "$log" 2>&1
 	rc=$?
-	count "$name" "$log" "$rc"
+	count "$name" "$log" "$rc" $((SECONDS - t0))
 }
 
 for t in "$BUILD"/host/tests/test_*; do
@@ -72,5 +72,6 @@ if [ "${#skips[@]}" -ne 0 ]; then
 	echo "skipped (a default suite may not skip; this run fails):"
 	printf '  %s\n' "${skips[@]}"
 fi
+echo "time: $SECONDS s"
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ "$skipped" -eq 0 ] && [ "$passed" -gt 0 ]

@@ -670,6 +670,25 @@ static void test_boot_setup_xen_anchor(void **state)
 	assert_int_equal(d1->state, DOMAIN_RUNNING);
 }
 
+VERIFIES(REQ-SOC-005)
+static void test_boot_check_online(void **state)
+{
+	struct boot_machine m = machine(4U);
+
+	(void)state;
+	harness_reset();
+	anchor_patched();
+	assert_int_equal(boot_setup(anchor, &m), 0);
+	/* Both partitions' CPUs came up. */
+	host_console_clear();
+	assert_int_equal(boot_check_online(0x3U), 0);
+	assert_string_equal(host_console_text(), "");
+	/* CPU 1 (domU_b's) did not: the partition and the CPU are named. */
+	assert_int_equal(boot_check_online(0xdU), -XEN_ENODEV);
+	assert_string_equal(host_console_text(), "bulkhead: config: /chosen/domU_b: vCPU 0 on "
+			    "physical CPU 1, which did not come online\r\n");
+}
+
 VERIFIES(REQ-BOOT-027, REQ-BOOT-035, REQ-BOOT-022, REQ-BOOT-023)
 static void test_boot_setup_errors(void **state)
 {
@@ -694,8 +713,8 @@ static void test_boot_setup_errors(void **state)
 	assert_true(dom0less_parse(&f, &lim, c, err, sizeof(err)) < 0);
 	snprintf(want, sizeof(want), "bulkhead: config: %s\r\n", err);
 	assert_string_equal(host_console_text(), want);
-	assert_string_equal(err, "/chosen/domU_b: 2 vCPUs in all need 2 physical CPUs "
-			    "(1:1 pinning), the board has 1 CPUs");
+	assert_string_equal(err, "/chosen/domU_b: vCPU 0 needs physical CPU 1 (1:1 pinning, "
+			    "2 vCPUs in all), the device tree lists 1 CPU");
 	assert_null(domain_by_id(1));
 
 	/* The unpatched tree: its modules are not in this machine's RAM. */
@@ -762,6 +781,7 @@ int main(void)
 		cmocka_unit_test(test_guest_dt_passthrough),
 		cmocka_unit_test(test_boot_setup_xen_anchor),
 		cmocka_unit_test(test_boot_setup_errors),
+		cmocka_unit_test(test_boot_check_online),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
