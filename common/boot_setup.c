@@ -15,6 +15,8 @@
 #define MIB_SHIFT U(20)
 
 struct dom0less_config boot_config;
+/* The system DTB of the last boot_setup(), for the messages of later checks. */
+static struct fdt boot_fdt;
 
 /* The first CPU node's first compatible string (QEMU puts cpu-map first). */
 static const char *boot_cpu_compat(const struct fdt *f)
@@ -78,6 +80,9 @@ static int boot_reserve(const struct fdt *f, const void *dtb, const struct boot_
 	for (i = 0U; (rc == 0) && (fdt_mem_rsv(f, i, &a, &s) == 0); i++) {
 		rc = mm_boot_reserve(a, s);
 	}
+	for (i = 0U; (rc == 0) && (i < m->nr_reserved); i++) {
+		rc = mm_boot_reserve(m->reserved[i].base, m->reserved[i].size);
+	}
 	for (i = 0U; (rc == 0) && (i < c->nr_domains); i++) {
 		const struct domain_config *d = &c->dom[i];
 		const struct boot_module *mods[3] = { &d->kernel, &d->ramdisk, &d->dtb };
@@ -132,7 +137,14 @@ static int boot_place(const struct fdt *f)
 				continue;
 			}
 			if (fixed) {
-				rc = mm_boot_claim(d->mem_maddr, d->mem_bytes);
+				uint32_t b;
+				rc = 0;
+				for (b = 0U; (rc == 0) && (b < d->nr_mem_banks); b++) {
+					rc = mm_boot_claim(d->mem_bank[b].maddr, d->mem_bank[b].size);
+				}
+				if (d->nr_mem_banks == 0U) {
+					rc = mm_boot_claim(d->mem_maddr, d->mem_bytes);
+				}
 			} else {
 				rc = mm_boot_alloc(d->mem_bytes, UL(2) << MIB_SHIFT, &d->mem_maddr);
 			}
@@ -190,6 +202,7 @@ static void boot_summary(const struct boot_machine *m)
 	for (i = 0U; i < c->nr_domains; i++) {
 		const struct domain *d = domain_by_id((domid_t)(i + 1U));
 		char cpus[64];
+		char extra[80];
 		size_t pos = 0U;
 		if (d == NULL) {
 			continue;
@@ -200,14 +213,29 @@ static void boot_summary(const struct boot_machine *m)
 					    d->vcpu[v].pcpu);
 			pos += (n > 0) ? (size_t)n : 0U;
 		}
+		extra[0] = '\0';
+		pos = 0U;
+		if (d->nr_ram_banks > 1U) {
+			int n = bh_snprintf(extra, sizeof(extra), " +%u banks", d->nr_ram_banks - 1U);
+			pos += (n > 0) ? (size_t)n : 0U;
+		}
+		if (d->cfg.direct_map && (pos < sizeof(extra))) {
+			int n = bh_snprintf(&extra[pos], sizeof(extra) - pos, ", direct-map");
+			pos += (n > 0) ? (size_t)n : 0U;
+		}
+		for (v = 0U; (v < d->cfg.nr_dev_irqs) && (pos + 8U < sizeof(extra)); v++) {
+			int n = bh_snprintf(&extra[pos], sizeof(extra) - pos, "%s%u",
+					    (v == 0U) ? ", IRQ " : ",", d->cfg.dev_irq[v].intid);
+			pos += (n > 0) ? (size_t)n : 0U;
+		}
 		printk("bulkhead: d%u %s: vCPU%s on CPU %s, RAM 0x%llx-0x%llx (%llu KiB)%s, entry "
-		       "0x%llx, dtb 0x%llx%s%s%s\n", d->domain_id, d->cfg.name,
+		       "0x%llx, dtb 0x%llx%s%s%s%s\n", d->domain_id, d->cfg.name,
 		       (d->nr_vcpus == 1U) ? "" : "s", cpus, (unsigned long long)d->ram_maddr,
-		       (unsigned long long)(d->ram_maddr + d->ram_bytes - 1U),
+		       (unsigned long long)(d->ram_maddr + d->ram_bank[0].size - 1U),
 		       (unsigned long long)(d->ram_bytes >> 10), d->cfg.pcpus_fixed ? " fixed" : "",
 		       (unsigned long long)d->kernel_entry, (unsigned long long)d->dtb_gpa,
 		       d->cfg.enhanced ? ", xen,enhanced" : "", d->cfg.vpl011 ? ", vpl011" : "",
-		       (d->cfg.nr_iomem != 0U) ? ", devices" : "");
+		       (d->cfg.nr_iomem != 0U) ? ", devices" : "", extra);
 	}
 }
 
@@ -273,6 +301,9 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 	}
 	lim.read_module = boot_read_module;
 	rc = dom0less_parse(&f, &lim, &boot_config, boot_err, sizeof(boot_err));
+	if ((rc == 0) && (m->hw != NULL)) {
+		rc = hw_check_placement(&f, m->hw, &boot_config, boot_err, sizeof(boot_err));
+	}
 	if (rc != 0) {
 		printk("bulkhead: config: %s\n", boot_err);
 		return rc;
@@ -306,6 +337,29 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 		return rc;
 	}
 	mm_boot_done();
+	boot_fdt = f;
 	boot_summary(m);
+	return 0;
+}
+
+int boot_check_online(uint64_t online)
+{
+	const struct dom0less_config *c = &boot_config;
+	uint32_t i;
+	uint32_t v;
+
+	for (i = 0U; i < c->nr_domains; i++) {
+		for (v = 0U; v < c->dom[i].nr_vcpus; v++) {
+			uint32_t p = c->dom[i].pcpus[v];
+			char path[96];
+			if ((p < 64U) && ((online & (UINT64_C(1) << p)) != 0U)) {
+				continue;
+			}
+			(void)fdt_node_path(&boot_fdt, c->node[i], path, sizeof(path));
+			printk("bulkhead: config: %s: vCPU %u on physical CPU %u, which did not come "
+			       "online\n", path, v, p);
+			return -XEN_ENODEV;
+		}
+	}
 	return 0;
 }

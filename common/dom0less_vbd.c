@@ -128,6 +128,11 @@ static int vbd_ends(struct d0l_ctx *c, int node, uint32_t fi, uint32_t bi)
 		return d0l_err(c, node, 0, "its backend %s needs xen,enhanced (xenstore, grant "
 			       "table, event channels)", be->name);
 	}
+	if (be->direct_map) {
+		/* Its disks are seen after its RAM, which direct-map puts at machine addresses. */
+		return d0l_err(c, node, 0, "its backend %s is direct-map: it cannot serve virtual "
+			       "disks", be->name);
+	}
 	return 0;
 }
 

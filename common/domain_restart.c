@@ -24,7 +24,13 @@ void domain_scrub_range(paddr_t maddr, uint64_t bytes)
 /* Its RAM only: the disks it serves keep their contents, as a storage device would. */
 void domain_scrub(struct domain *d)
 {
-	domain_scrub_range(d->ram_maddr, d->ram_bytes);
+	uint64_t off;
+
+	for (off = 0U; off < d->ram_bytes; off += PAGE_SIZE) {
+		void *va = map_domain_page(maddr_to_mfn(domain_ram_maddr(d, off)));
+		arch_clear_page(va);
+		unmap_domain_page(va); /* arch_clear_page() cleaned it */
+	}
 }
 
 void domain_restart(struct domain *d)

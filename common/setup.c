@@ -1,12 +1,14 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * start_hypervisor(): boot on CPU0 after arch_setup() (docs: INTERFACES boot
- * flow). Kept apart from boot_setup.c because it needs the board and never
- * returns; boot_setup() is what the host tests drive.
+ * flow). Kept apart from boot_setup.c because it needs the machine the
+ * arch read from the device tree and never returns; boot_setup() is what
+ * the host tests drive.
  */
 #include <bulkhead/xpfo.h>
 #include <bulkhead/setup.h>
 #include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/domain.h>
 #include <bulkhead/console.h>
 
@@ -36,17 +38,19 @@ static void hyp_dev(struct boot_machine *m, paddr_t base, uint64_t size, uint32_
 	}
 }
 
-/* What the board says the hypervisor drives; the device tree may add more. */
+/* What the hypervisor drives, as the device tree described it; the tree may add more. */
 static void hyp_devices(struct boot_machine *m)
 {
-	hyp_dev(m, board.uart_base, PAGE_SIZE, board.uart_irq, "the hypervisor's UART");
-	hyp_dev(m, board.gicd_base, UL(0x10000), 0U, "the GIC");
-	if (board.gic_version == 3U) {
-		hyp_dev(m, board.gicr_base, (uint64_t)board.nr_cpus * UL(0x20000), 0U, "the GIC");
+	const struct hw_desc *hw = &hw_machine;
+
+	hyp_dev(m, hw->uart_base, PAGE_SIZE, hw->uart_intid, "the hypervisor's UART");
+	hyp_dev(m, hw->gicd.base, MIN(hw->gicd.size, UL(0x10000)), 0U, "the GIC");
+	if (hw->gic_version == 3U) {
+		hyp_dev(m, hw->gicr.base, hw->gicr.size, 0U, "the GIC");
 	} else {
-		hyp_dev(m, board.gicc_base, UL(0x2000), 0U, "the GIC");
-		hyp_dev(m, board.gich_base, UL(0x1000), 0U, "the GIC");
-		hyp_dev(m, board.gicv_base, UL(0x2000), 0U, "the GIC");
+		hyp_dev(m, hw->gicc.base, hw->gicc.size, 0U, "the GIC");
+		hyp_dev(m, hw->gich.base, hw->gich.size, 0U, "the GIC");
+		hyp_dev(m, hw->gicv.base, hw->gicv.size, 0U, "the GIC");
 	}
 }
 
@@ -55,13 +59,19 @@ __noreturn void start_hypervisor(const void *dtb)
 	struct boot_machine m = { 0 };
 	uint32_t i;
 
-	m.nr_cpus = MIN(board.nr_cpus, (uint32_t)CONFIG_NR_CPUS);
-	m.gic_version = board.gic_version;
-	m.nr_banks = MIN(board.nr_banks, (uint32_t)DOM0LESS_MAX_BANKS);
+	m.nr_cpus = MIN(hw_machine.nr_cpus, (uint32_t)CONFIG_NR_CPUS);
+	m.gic_version = hw_machine.gic_version;
+	m.nr_banks = MIN(hw_machine.nr_banks, (uint32_t)DOM0LESS_MAX_BANKS);
 	for (i = 0U; i < m.nr_banks; i++) {
-		m.banks[i].base = board.banks[i].base;
-		m.banks[i].size = board.banks[i].size;
+		m.banks[i].base = hw_machine.banks[i].base;
+		m.banks[i].size = hw_machine.banks[i].size;
 	}
+	m.nr_reserved = MIN(hw_machine.nr_reserved, (uint32_t)HW_MAX_RESERVED);
+	for (i = 0U; i < m.nr_reserved; i++) {
+		m.reserved[i].base = hw_machine.reserved[i].base;
+		m.reserved[i].size = hw_machine.reserved[i].size;
+	}
+	m.hw = &hw_machine;
 	arch_hyp_image_range(&m.hyp_start, &m.hyp_end);
 	hyp_devices(&m);
 	printk("bulkhead: %s, hypervisor 0x%llx-0x%llx, device tree at 0x%llx\n", board.name,
@@ -70,7 +80,9 @@ __noreturn void start_hypervisor(const void *dtb)
 	if (boot_setup(dtb, &m) != 0) {
 		panic("bulkhead: configuration error (above); not starting any partition\n");
 	}
-	arch_smp_boot();
+	if (boot_check_online(arch_smp_boot()) != 0) {
+		panic("bulkhead: configuration error (above); not starting any partition\n");
+	}
 	xpfo_selftest();
 	xpfo_check("boot", 0U);
 	domain_start_all();

@@ -9,7 +9,7 @@
 # (common/fdt.c, common/dom0less.c), so build time and boot agree.
 
 CHECK_DTB := $(BUILD)/tools/check-dtb
-CHECK_DTB_SRCS := tools/check-dtb/check-dtb.c common/fdt.c common/dom0less.c common/dom0less_dev.c \
+CHECK_DTB_SRCS := tools/check-dtb/check-dtb.c common/fdt.c common/dom0less.c common/dom0less_dev.c common/hwdesc.c \
 	common/dom0less_vbd.c \
 	common/lib/vsnprintf.c
 BOOT_TEST_DTS := $(wildcard tests/unit/dts/*.dts tests/config/dts/*.dts)

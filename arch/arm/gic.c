@@ -10,7 +10,7 @@
  */
 #include <asm/gic.h>
 #include <asm/vgic.h>
-#include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/arch.h>
 #include <bulkhead/atomic.h>
 #include <bulkhead/console.h>
@@ -54,7 +54,7 @@ int gic_route_irq(unsigned int intid, gic_handler_t handler)
 static void gic_spi_bit(uint32_t reg, unsigned int intid)
 {
 	if ((intid >= GIC_SPI_BASE) && (intid < GIC_INTID_SPECIAL)) {
-		mmio_write32(board.gicd_base + reg + ((paddr_t)intid / 32U) * 4U,
+		mmio_write32(hw_machine.gicd.base + reg + ((paddr_t)intid / 32U) * 4U,
 			     (uint32_t)1U << (intid % 32U));
 	}
 }
@@ -69,7 +69,7 @@ bool gic_spi_pending(unsigned int intid)
 	if ((intid < GIC_SPI_BASE) || (intid >= GIC_INTID_SPECIAL)) {
 		return false;
 	}
-	return ((mmio_read32(board.gicd_base + GICD_ISPENDR + ((paddr_t)intid / 32U) * 4U) >>
+	return ((mmio_read32(hw_machine.gicd.base + GICD_ISPENDR + ((paddr_t)intid / 32U) * 4U) >>
 		 (intid % 32U)) & 1U) != 0U;
 }
 
@@ -78,7 +78,7 @@ bool gic_spi_enabled(unsigned int intid)
 	if ((intid < GIC_SPI_BASE) || (intid >= GIC_INTID_SPECIAL)) {
 		return false;
 	}
-	return ((mmio_read32(board.gicd_base + GICD_ISENABLER + ((paddr_t)intid / 32U) * 4U) >>
+	return ((mmio_read32(hw_machine.gicd.base + GICD_ISENABLER + ((paddr_t)intid / 32U) * 4U) >>
 		 (intid % 32U)) & 1U) != 0U;
 }
 
@@ -89,7 +89,7 @@ void gic_spi_clear_active(unsigned int intid)
 
 void gic_spi_set_edge(unsigned int intid, bool edge)
 {
-	paddr_t a = board.gicd_base + GICD_ICFGR + ((paddr_t)intid / 16U) * 4U;
+	paddr_t a = hw_machine.gicd.base + GICD_ICFGR + ((paddr_t)intid / 16U) * 4U;
 	uint32_t bit = (uint32_t)2U << ((intid % 16U) * 2U);   /* Int_config[1]: edge-triggered */
 	uint32_t v;
 
@@ -102,7 +102,7 @@ void gic_spi_set_edge(unsigned int intid, bool edge)
 
 void gic_send_sgi(unsigned int cpu, unsigned int sgi)
 {
-	if (cpu >= board.nr_cpus || cpu >= CONFIG_NR_CPUS || sgi >= 16U) {
+	if (cpu >= hw_machine.nr_cpus || cpu >= CONFIG_NR_CPUS || sgi >= 16U) {
 		return;
 	}
 	gic_hw_send_sgi(cpu, sgi);

@@ -7,7 +7,7 @@
 
 #ifdef CONFIG_GICV3
 #include <asm/gic.h>
-#include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/arch.h>
 #include <bulkhead/console.h>
 #include "gic_sysreg.h"
@@ -46,7 +46,7 @@ static void gicd_wait_rwp(void)
 	unsigned int i;
 
 	for (i = 0U; i < GIC_POLL_MAX; i++) {
-		if ((mmio_read32(board.gicd_base + GICD_CTLR) & GICD_CTLR_RWP) == 0U) {
+		if ((mmio_read32(hw_machine.gicd.base + GICD_CTLR) & GICD_CTLR_RWP) == 0U) {
 			return;
 		}
 	}
@@ -61,7 +61,7 @@ static uint64_t mpidr_aff(uint64_t mpidr)
 
 void gic_hw_dist_init(void)
 {
-	paddr_t d = board.gicd_base;
+	paddr_t d = hw_machine.gicd.base;
 	unsigned int i;
 
 	mmio_write32(d + GICD_CTLR, 0U);
@@ -81,7 +81,7 @@ void gic_hw_dist_init(void)
 	}
 	for (i = 32U; i < gicv3_nr_lines; i++) {
 		/* SPIs go to the boot CPU; nothing here needs them elsewhere. */
-		mmio_write64(d + GICD_IROUTER + ((paddr_t)i * 8U), mpidr_aff(board.mpidr[0]));
+		mmio_write64(d + GICD_IROUTER + ((paddr_t)i * 8U), mpidr_aff(hw_machine.mpidr[0]));
 	}
 	gicd_wait_rwp();
 	mmio_write32(d + GICD_CTLR, GICD_CTLR_ENABLE);
@@ -90,11 +90,13 @@ void gic_hw_dist_init(void)
 
 static paddr_t gicr_find(unsigned int cpu)
 {
-	paddr_t rd = board.gicr_base;
-	uint64_t want = mpidr_aff(board.mpidr[cpu]);
+	paddr_t rd = hw_machine.gicr.base;
+	/* What machine_setup() mapped of the region: 4 frames a CPU at most. */
+	paddr_t end = rd + MIN(hw_machine.gicr.size, (uint64_t)hw_machine.cpus_listed * 4U * GICR_FRAME);
+	uint64_t want = mpidr_aff(hw_machine.mpidr[cpu]);
 	unsigned int i;
 
-	for (i = 0U; i < GICR_MAX_FRAMES; i++) {
+	for (i = 0U; (i < GICR_MAX_FRAMES) && ((rd + (2U * GICR_FRAME)) <= end); i++) {
 		uint64_t typer = mmio_read64(rd + GICR_TYPER);
 
 		if ((typer >> 32) == want) {
@@ -119,7 +121,7 @@ void gic_hw_cpu_init(unsigned int cpu)
 	rd = gicr_find(cpu);
 	if (rd == 0U) {
 		panic("gicv3: no redistributor for CPU %u (MPIDR 0x%llx)", cpu,
-		      (unsigned long long)board.mpidr[cpu]);
+		      (unsigned long long)hw_machine.mpidr[cpu]);
 	}
 	gicv3_rd_base[cpu] = rd;
 	sgi = rd + GICR_FRAME;
@@ -192,7 +194,7 @@ void gic_hw_enable(unsigned int intid, bool on)
 		}
 		base = gicv3_rd_base[cpu] + GICR_FRAME;
 	} else if (intid < gicv3_nr_lines) {
-		base = board.gicd_base;
+		base = hw_machine.gicd.base;
 	} else {
 		return;
 	}
@@ -203,14 +205,14 @@ void gic_hw_enable(unsigned int intid, bool on)
 void gic_hw_route_spi(unsigned int intid, unsigned int cpu)
 {
 	if ((intid >= GIC_SPI_BASE) && (intid < gicv3_nr_lines) && (cpu < CONFIG_NR_CPUS)) {
-		mmio_write64(board.gicd_base + GICD_IROUTER + ((paddr_t)intid * 8U),
-			     mpidr_aff(board.mpidr[cpu]));
+		mmio_write64(hw_machine.gicd.base + GICD_IROUTER + ((paddr_t)intid * 8U),
+			     mpidr_aff(hw_machine.mpidr[cpu]));
 	}
 }
 
 void gic_hw_send_sgi(unsigned int cpu, unsigned int sgi)
 {
-	uint64_t m = board.mpidr[cpu];
+	uint64_t m = hw_machine.mpidr[cpu];
 	uint64_t aff0 = m & ULL(0xff);
 	uint64_t v;
 

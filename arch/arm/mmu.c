@@ -2,17 +2,17 @@
 /*
  * EL2 stage-1 page tables (4 KiB granule, 39-bit VA, levels 1-3).
  *
- * The hypervisor image, the system DTB and the board's devices are identity
- * mapped: text read-only executable, rodata read-only, data and BSS
+ * The hypervisor image, the system DTB and the devices the tree names
+ * (arch/arm/hw_machine.c, once the MMU is on) are identity mapped: text read-only executable, rodata read-only, data and BSS
  * read-write never-executable (SCTLR_EL2.WXN on). With CONFIG_XPFO the RAM
  * of partitions is not mapped at all: the hypervisor reaches a partition
  * page only through a per-CPU temporary slot (arch_map_page), invalidated
  * on the local CPU only since no other CPU ever uses that slot, or through
  * a global slot for the few pages the ABI shares for a long time. Without
- * XPFO the board's RAM banks are direct mapped.
+ * XPFO the machine's RAM banks are direct mapped.
  */
 #include <bulkhead/arch.h>
-#include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/console.h>
 #include <bulkhead/mm.h>
 #include <bulkhead/atomic.h>
@@ -163,19 +163,6 @@ static uint32_t be32(const uint8_t *b)
 	return ((uint32_t)b[0] << 24) | ((uint32_t)b[1] << 16) | ((uint32_t)b[2] << 8) | b[3];
 }
 
-static void map_board_devices(void)
-{
-	mmu_map_device(board.uart_base, PAGE_SIZE);
-	mmu_map_device(board.gicd_base, 0x10000U);
-	if (board.gic_version == 3U) {
-		mmu_map_device(board.gicr_base, (uint64_t)board.nr_cpus * 0x20000U);
-	} else {
-		mmu_map_device(board.gicc_base, 0x2000U);
-		mmu_map_device(board.gich_base, 0x1000U);
-		mmu_map_device(board.gicv_base, 0x2000U);
-	}
-}
-
 /* Called by head.S with the MMU off, on the boot CPU only. */
 void mmu_setup_tables(paddr_t dtb)
 {
@@ -187,25 +174,30 @@ void mmu_setup_tables(paddr_t dtb)
 			false);
 	pt_map_identity((uintptr_t)_erodata, (uintptr_t)_end - (uintptr_t)_erodata, PROT_RW,
 			false);
-	map_board_devices();
 	/* The system DTB stays readable (boot parses it), never writable. */
 	if ((dtb != 0U) && ((dtb & 7U) == 0U) && (be32(hdr) == 0xd00dfeedU)) {
 		uint32_t size = be32(&hdr[4]);
 		pt_map_identity(dtb, MIN(size, (uint32_t)SZ_2M), PROT_RO, false);
 	}
-#if !CONFIG_XPFO
-	{
-		uint32_t i;
-		for (i = 0U; i < board.nr_banks; i++) {
-			pt_map_identity(board.banks[i].base, board.banks[i].size, PROT_RW, true);
-		}
-	}
-#endif
 	{
 		uint64_t *l2 = pt_next(&hyp_pt_root[IDX(MAP_SLOTS_VA, L1_SHIFT)]);
 		slot_l3 = pt_next(&l2[IDX(MAP_SLOTS_VA, L2_SHIFT)]);
 		global_l3 = pt_next(&l2[IDX(GLOBAL_SLOTS_VA, L2_SHIFT)]);
 	}
+}
+
+void mmu_map_ram(void)
+{
+#if !CONFIG_XPFO
+	uint32_t i;
+
+	/* New entries only (pt_map leaves present ones alone): no break-before-make needed. */
+	for (i = 0U; i < hw_machine.nr_banks; i++) {
+		pt_map_identity(hw_machine.banks[i].base, hw_machine.banks[i].size, PROT_RW, true);
+	}
+	dsb_ishst();
+	isb();
+#endif
 }
 
 static unsigned int dcache_line(void)
@@ -237,8 +229,9 @@ static bool maddr_in_ram(paddr_t ma)
 {
 	uint32_t i;
 
-	for (i = 0U; i < board.nr_banks; i++) {
-		if ((ma >= board.banks[i].base) && (ma - board.banks[i].base < board.banks[i].size)) {
+	for (i = 0U; i < hw_machine.nr_banks; i++) {
+		if ((ma >= hw_machine.banks[i].base) &&
+		    (ma - hw_machine.banks[i].base < hw_machine.banks[i].size)) {
 			return true;
 		}
 	}
@@ -494,7 +487,7 @@ static bool el2_va_mapped(uint64_t va)
 void mmu_xpfo_selfcheck(void)
 {
 #if CONFIG_XPFO
-	uint64_t probes[2U + (2U * BOARD_MAX_BANKS)];
+	uint64_t probes[2U + (2U * DOM0LESS_MAX_BANKS)];
 	unsigned int n = 0U;
 	unsigned int i;
 
@@ -504,9 +497,9 @@ void mmu_xpfo_selfcheck(void)
 	}
 	probes[n++] = ((uint64_t)(uintptr_t)_start - PAGE_SIZE);
 	probes[n++] = ROUND_UP((uint64_t)(uintptr_t)_end, SZ_2M);
-	for (i = 0U; (i < board.nr_banks) && (i < BOARD_MAX_BANKS); i++) {
-		probes[n] = board.banks[i].base;
-		probes[n + 1U] = board.banks[i].base + board.banks[i].size - PAGE_SIZE;
+	for (i = 0U; (i < hw_machine.nr_banks) && (i < DOM0LESS_MAX_BANKS); i++) {
+		probes[n] = hw_machine.banks[i].base;
+		probes[n + 1U] = hw_machine.banks[i].base + hw_machine.banks[i].size - PAGE_SIZE;
 		n += 2U;
 	}
 	for (i = 0U; i < n; i++) {

@@ -4,7 +4,7 @@
 
 #if CONFIG_UART_PL011
 #include <bulkhead/arch.h>
-#include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/console.h>
 #include <asm/gic_seam.h>
 #include <asm/setup.h>
@@ -29,13 +29,16 @@
 
 static volatile uint32_t *uart_reg(uint32_t off)
 {
-	return (volatile uint32_t *)(uintptr_t)(board.uart_base + off);
+	return (volatile uint32_t *)(uintptr_t)(hw_machine.uart_base + off);
 }
 
 void arch_console_putc(char c)
 {
 	unsigned int spins = 0U;
 
+	if (hw_machine.uart_base == 0U) {
+		return;		/* before machine_setup(): no console yet */
+	}
 	while (((*uart_reg(UART_FR) & FR_TXFF) != 0U) && (spins < TX_SPIN_MAX)) {
 		spins++;
 	}
@@ -66,7 +69,7 @@ static void pl011_irq(unsigned int intid)
 
 void uart_enable_rx_irq(void)
 {
-	if (gic_route_irq(board.uart_irq, pl011_irq) == 0) {
+	if (gic_route_irq(hw_machine.uart_intid, pl011_irq) == 0) {
 		*uart_reg(UART_IMSC) = IMSC_RXIM | IMSC_RTIM;
 	}
 }

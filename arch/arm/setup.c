@@ -3,6 +3,7 @@
 #include <bulkhead/arch.h>
 #include <bulkhead/board.h>
 #include <bulkhead/console.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/atomic.h>
 #include <bulkhead/setup.h>
 #include <asm/gic_seam.h>
@@ -39,9 +40,10 @@ void percpu_init(unsigned int cpu)
 __noreturn void arch_setup(paddr_t dtb)
 {
 	percpu_init(0U);
+	machine_setup(dtb);
 	uart_init();
 	printk("\nBulkhead hypervisor: %s, GICv%u, %u CPUs, EL2 MMU on%s\n", board.name,
-	       board.gic_version, board.nr_cpus, XPFO_BANNER);
+	       hw_machine.gic_version, hw_machine.nr_cpus, XPFO_BANNER);
 	mmu_xpfo_selfcheck();
 	timer_init();
 	gic_init();

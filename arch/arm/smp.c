@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Secondary CPUs: PSCI CPU_ON to the firmware over SMC (QEMU virt with
- * virtualization=on implements PSCI with the SMC conduit, its DTB says
- * method = "smc"; so does TF-A on real boards).
+ * Secondary CPUs: PSCI CPU_ON to the firmware over SMC, for every CPU the
+ * device tree lists with enable-method "psci" when /psci says method =
+ * "smc" (QEMU with virtualization=on, TF-A on real boards). CPU n is the
+ * tree's n-th CPU, the boot CPU being CPU 0 (common/hwdesc.c).
  */
 #include <bulkhead/arch.h>
-#include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/console.h>
 #include <bulkhead/atomic.h>
 #include <asm/gic_seam.h>
@@ -42,32 +43,44 @@ __noreturn void secondary_start(unsigned int cpu)
 	arch_cpu_loop();
 }
 
-void arch_smp_boot(void)
+uint64_t arch_smp_boot(void)
 {
-	unsigned int n = MIN(board.nr_cpus, (uint32_t)CONFIG_NR_CPUS);
-	unsigned int online = 1U;
+	unsigned int n = MIN(hw_machine.nr_cpus, (uint32_t)CONFIG_NR_CPUS);
+	uint64_t online = 1U;
+	unsigned int up_count = 1U;
 	unsigned int cpu;
 
 	for (cpu = 1U; cpu < n; cpu++) {
-		int64_t rc = psci_smc(PSCI_CPU_ON_64, board.mpidr[cpu],
-				      (uint64_t)(uintptr_t)secondary_entry, cpu);
-		uint64_t deadline = arch_now_ns() + SMP_WAIT_NS;
+		uint64_t deadline;
+		int64_t rc;
 		bool up;
 
-		if (rc != 0) {
-			printk("bulkhead: CPU%u: PSCI CPU_ON failed (%lld)\n", cpu, (long long)rc);
+		if (!hw_machine.cpu_psci[cpu] || (hw_machine.psci != HW_PSCI_SMC)) {
+			printk("bulkhead: CPU%u (MPIDR 0x%llx): not started, no PSCI SMC enable-method "
+			       "in the device tree\n", cpu, (unsigned long long)hw_machine.mpidr[cpu]);
 			continue;
 		}
+		rc = psci_smc(PSCI_CPU_ON_64, hw_machine.mpidr[cpu], (uint64_t)(uintptr_t)secondary_entry,
+			      cpu);
+		if (rc != 0) {
+			printk("bulkhead: CPU%u (MPIDR 0x%llx): PSCI CPU_ON failed (%lld)\n", cpu,
+			       (unsigned long long)hw_machine.mpidr[cpu], (long long)rc);
+			continue;
+		}
+		deadline = arch_now_ns() + SMP_WAIT_NS;
 		/* LOOP-BOUND: hardware condition with a timeout: gives up at deadline. */
 		while (!load_acquire(&pcpu_data[cpu].online) && (arch_now_ns() < deadline)) {
 			cpu_relax();
 		}
 		up = load_acquire(&pcpu_data[cpu].online);
 		if (up) {
-			online++;
+			online |= UINT64_C(1) << cpu;
+			up_count++;
 		} else {
-			printk("bulkhead: CPU%u did not come up\n", cpu);
+			printk("bulkhead: CPU%u (MPIDR 0x%llx) did not come up\n", cpu,
+			       (unsigned long long)hw_machine.mpidr[cpu]);
 		}
 	}
-	printk("bulkhead: %u of %u CPUs online\n", online, n);
+	printk("bulkhead: %u of %u CPUs online\n", up_count, n);
+	return online;
 }

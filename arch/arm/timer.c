@@ -7,6 +7,7 @@
  */
 #include <bulkhead/arch.h>
 #include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <asm/gic_seam.h>
 #include <asm/setup.h>
 #include <asm/sysregs.h>
@@ -19,7 +20,11 @@ static uint64_t timer_freq;
 
 void timer_init(void)
 {
+	/* Firmware sets CNTFRQ; the tree's clock-frequency and then board.c only stand in. */
 	timer_freq = sysreg_read(cntfrq_el0) & 0xffffffffU;
+	if (timer_freq == 0U) {
+		timer_freq = hw_machine.timer_freq_hz;
+	}
 	if (timer_freq == 0U) {
 		timer_freq = board.timer_freq_hz;
 	}
@@ -37,7 +42,7 @@ void timer_cpu_init(void)
 	sysreg_write(cnthctl_el2, CNTHCTL_EL1PCTEN);
 	sysreg_write(cnthp_ctl_el2, CNT_CTL_IMASK);
 	isb();
-	(void)gic_route_irq(PPI_HYP_TIMER, hyp_timer_irq);
+	(void)gic_route_irq(hw_machine.timer_intid[HW_TIMER_HYP], hyp_timer_irq);
 }
 
 uint64_t timer_ns_to_ticks(uint64_t ns)

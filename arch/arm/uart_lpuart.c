@@ -9,7 +9,7 @@
 
 #if CONFIG_UART_LPUART
 #include <bulkhead/arch.h>
-#include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/console.h>
 #include <asm/gic_seam.h>
 #include <asm/setup.h>
@@ -33,13 +33,16 @@
 
 static volatile uint32_t *lpuart_reg(uint32_t off)
 {
-	return (volatile uint32_t *)(uintptr_t)(board.uart_base + off);
+	return (volatile uint32_t *)(uintptr_t)(hw_machine.uart_base + off);
 }
 
 void arch_console_putc(char c)
 {
 	unsigned int spins = 0U;
 
+	if (hw_machine.uart_base == 0U) {
+		return;		/* before machine_setup(): no console yet */
+	}
 	while (((*lpuart_reg(LPUART_STAT) & STAT_TDRE) == 0U) && (spins < TX_SPIN_MAX)) {
 		spins++;
 	}
@@ -67,7 +70,7 @@ static void lpuart_irq(unsigned int intid)
 
 void uart_enable_rx_irq(void)
 {
-	if (gic_route_irq(board.uart_irq, lpuart_irq) == 0) {
+	if (gic_route_irq(hw_machine.uart_intid, lpuart_irq) == 0) {
 		*lpuart_reg(LPUART_CTRL) |= CTRL_RIE | CTRL_ORIE;
 	}
 }

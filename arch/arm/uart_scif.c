@@ -10,7 +10,7 @@
 
 #if CONFIG_UART_SCIF
 #include <bulkhead/arch.h>
-#include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/console.h>
 #include <asm/gic_seam.h>
 #include <asm/setup.h>
@@ -39,12 +39,12 @@
 
 static volatile uint16_t *scif16(uint32_t off)
 {
-	return (volatile uint16_t *)(uintptr_t)(board.uart_base + off);
+	return (volatile uint16_t *)(uintptr_t)(hw_machine.uart_base + off);
 }
 
 static volatile uint8_t *scif8(uint32_t off)
 {
-	return (volatile uint8_t *)(uintptr_t)(board.uart_base + off);
+	return (volatile uint8_t *)(uintptr_t)(hw_machine.uart_base + off);
 }
 
 static unsigned int scif_tx_count(void)
@@ -56,6 +56,9 @@ void arch_console_putc(char c)
 {
 	unsigned int spins = 0U;
 
+	if (hw_machine.uart_base == 0U) {
+		return;		/* before machine_setup(): no console yet */
+	}
 	while ((scif_tx_count() >= SCIF_FIFO) && (spins < TX_SPIN_MAX)) {
 		spins++;
 	}
@@ -87,7 +90,7 @@ static void scif_irq(unsigned int intid)
 
 void uart_enable_rx_irq(void)
 {
-	if (gic_route_irq(board.uart_irq, scif_irq) == 0) {
+	if (gic_route_irq(hw_machine.uart_intid, scif_irq) == 0) {
 		*scif16(SCSCR) = (uint16_t)(*scif16(SCSCR) | SCSCR_RIE | SCSCR_REIE);
 	}
 }

@@ -13,7 +13,7 @@
 #include <asm/gic.h>
 #include <asm/percpu.h>
 #include <bulkhead/domain.h>
-#include <bulkhead/board.h>
+#include <bulkhead/hwdesc.h>
 #include <bulkhead/mmio.h>
 #include <bulkhead/lib.h>
 #include <bulkhead/console.h>
@@ -906,7 +906,7 @@ int vgic_domain_init(struct domain *d)
 	if (rc == 0) {
 		/* The guest's GICC is the hardware's virtual CPU interface. */
 		rc = p2m_map_range(&d->p2m, GUEST_GICC_BASE >> PAGE_SHIFT,
-				   board.gicv_base >> PAGE_SHIFT, GUEST_GICC_SIZE >> PAGE_SHIFT,
+				   hw_machine.gicv.base >> PAGE_SHIFT, GUEST_GICC_SIZE >> PAGE_SHIFT,
 				   p2m_mmio_direct);
 	}
 #endif

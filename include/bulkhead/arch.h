@@ -102,8 +102,9 @@ void arch_vcpu_reset(struct vcpu *v, vaddr_t pc, regval_t arg);
 /*
  * Boot (common/setup.c calls these; arm-cpu implements them).
  * Start every other physical CPU (PSCI CPU_ON); each ends in arch_cpu_loop().
+ * Returns the CPUs online, bit n for CPU n (CPU 0, the caller, included).
  */
-void arch_smp_boot(void);
+uint64_t arch_smp_boot(void);
 /* Run the vCPU pinned to the calling CPU (vcpu_of_pcpu()), or wait for one. */
 __noreturn void arch_cpu_loop(void);
 /*

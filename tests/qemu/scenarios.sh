@@ -13,6 +13,7 @@
 #   STATUS          QEMU exit status: a number, "nonzero" (not 0, not a timeout) or "any"
 #   UNTIL/UNTIL_COUNT  stop QEMU once UNTIL has matched UNTIL_COUNT lines
 #   TIMEOUT         seconds per QEMU run (default 60)
+#   SMP             QEMU -smp (default 4)
 #   check()         optional extra check; $LOG is the console; return 1 to fail
 #   XEN_SKIP/XEN_EXTRA  with HYP=xen: skip (saying why) / extra Xen command line
 # and names what it verifies in a "# VERIFIES: REQ-..." line.
@@ -77,7 +78,7 @@ run_one() { # $1 = scenario name, $2 = gic, $3 = cpu
 		fail "$id" "no hypervisor image for GICv$gic"
 		return
 	fi
-	local args=(-g "$gic" -c "$cpu" -k "${IMAGE[$gic]}" -t "$TIMEOUT" -l "$LOG")
+	local args=(-g "$gic" -c "$cpu" -s "$SMP" -k "${IMAGE[$gic]}" -t "$TIMEOUT" -l "$LOG")
 	if [ -n "$UNTIL" ]; then
 		args+=(-u "$UNTIL" -n "$UNTIL_COUNT")
 	elif [ "$HYP" = xen ]; then
@@ -115,6 +116,7 @@ for s in "${scns[@]}"; do
 	unset -f check
 	GLOBAL_FORBID=("${DEFAULT_FORBID[@]}")
 	DTSI= RUNS="3:cortex-a57" EXPECT=() FORBID=() STATUS=0 UNTIL= UNTIL_COUNT=1 TIMEOUT=60 XEN_SKIP=
+	SMP=4
 	XEN_EXTRA=
 	# shellcheck source=/dev/null
 	. "$HERE/scenarios/$s.scn"

@@ -4,15 +4,21 @@
  *
  *   check-dtb [--config autoconf.h|.config] [--module ADDR=FILE ...] system.dtb
  *
- * Runs the hypervisor's own dom0less parser (common/dom0less.c) with the
- * limits read from the configuration file and the CPUs and RAM of the
- * tree's /cpus and /memory, and prints the same message the boot would:
- * "dts: <node>: <what>, <limit>". A partition's partial device tree
- * (multiboot,device-tree module at ADDR) is read from FILE, the blob the
- * boot loader will load there. Exit status 0 when the tree is
- * accepted, 1 when it is rejected, 2 on a usage or I/O error.
+ * Reads the hardware the way the boot does (common/hwdesc.c: CPUs, RAM,
+ * GIC, timer, console, against the GIC version and console driver the
+ * configuration builds) and prints it ("hw: ..." lines), then runs the
+ * hypervisor's own dom0less parser (common/dom0less.c) with the limits
+ * read from the configuration file and the CPUs and RAM found, and prints
+ * the same message the boot would: "dts: <node>: <what>, <limit>". A
+ * partition's partial device tree (multiboot,device-tree module at ADDR) is
+ * read from FILE, the blob the boot loader will load there. A tree
+ * that describes no interrupt controller is a partition-only tree: its
+ * partitions are checked against its /cpus and /memory alone. Exit status
+ * 0 when the tree is accepted, 1 when it is rejected, 2 on a usage or I/O
+ * error.
  */
 #include <bulkhead/dom0less.h>
+#include <bulkhead/hwdesc.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +27,66 @@
 #define MAX_MODULES 16U
 
 static struct dom0less_config cfg;
+static struct hw_desc hw;
+
+/* What the configuration builds: GIC version, console driver. */
+struct build_hw {
+	uint32_t gic;
+	enum hw_uart uart;
+};
+
+static void read_build_hw(const char *path, struct build_hw *b)
+{
+	static const struct { const char *name; enum hw_uart uart; } uarts[] = {
+		{ "CONFIG_UART_PL011", HW_UART_PL011 }, { "CONFIG_UART_SCIF", HW_UART_SCIF },
+		{ "CONFIG_UART_LPUART", HW_UART_LPUART }, { "CONFIG_UART_CADENCE", HW_UART_CADENCE },
+	};
+	char line[256];
+	FILE *fp = fopen(path, "r");
+
+	if (fp == NULL) {
+		return;
+	}
+	while (fgets(line, sizeof(line), fp) != NULL) {
+		char *p = line;
+		size_t k;
+		if (strncmp(p, "#define ", 8) == 0) {
+			p += 8;
+		}
+		if ((strncmp(p, "CONFIG_GICV2", 12) == 0) && ((p[12] == '=') || (p[12] == ' '))) {
+			b->gic = 2U;
+		}
+		if ((strncmp(p, "CONFIG_GICV3", 12) == 0) && ((p[12] == '=') || (p[12] == ' '))) {
+			b->gic = 3U;
+		}
+		for (k = 0; k < sizeof(uarts) / sizeof(uarts[0]); k++) {
+			size_t n = strlen(uarts[k].name);
+			if ((strncmp(p, uarts[k].name, n) == 0) && ((p[n] == '=') || (p[n] == ' '))) {
+				b->uart = uarts[k].uart;
+			}
+		}
+	}
+	fclose(fp);
+}
+
+/* Whether the tree describes the hardware (an interrupt controller), or only partitions. */
+static bool describes_hw(const struct fdt *f)
+{
+	int depth = 0;
+	int n = 0;
+
+	while ((n = fdt_next_node(f, n, &depth)) >= 0) {
+		if (fdt_has_prop(f, n, "interrupt-controller")) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void print_line(const char *line)
+{
+	printf("%s\n", line);
+}
 
 /* --module ADDR=FILE: what the boot loader puts at ADDR. */
 static struct {
@@ -144,12 +210,31 @@ int main(int argc, char **argv)
 		fprintf(stderr, "dts: %s: not a valid device tree blob: %s\n", dtb, fdt_strerror(rc));
 		return 1;
 	}
-	dom0less_limits_from_dt(&f, &lim);
+	if (describes_hw(&f)) {
+		struct build_hw b = { .gic = 3U, .uart = HW_UART_PL011 };
+		if (config != NULL) {
+			read_build_hw(config, &b);
+		}
+		rc = hw_from_dt(&f, HW_BOOT_FIRST, b.gic, b.uart, &hw, err, sizeof(err));
+		if (rc != 0) {
+			fprintf(stderr, "dts: %s\n", err);
+			return 1;
+		}
+		hw_describe(&f, &hw, print_line);
+		lim.board_cpus = hw.nr_cpus;
+		lim.nr_banks = hw.nr_banks;
+		memcpy(lim.banks, hw.banks, sizeof(hw.banks[0]) * hw.nr_banks);
+	} else {
+		dom0less_limits_from_dt(&f, &lim);
+	}
 	dom0less_hyp_devices_from_dt(&f, &lim);
 	if (nr_modules != 0U) {
 		lim.read_module = read_module;
 	}
 	rc = dom0less_parse(&f, &lim, &cfg, err, sizeof(err));
+	if ((rc == 0) && describes_hw(&f)) {
+		rc = hw_check_placement(&f, &hw, &cfg, err, sizeof(err));
+	}
 	if (rc != 0) {
 		fprintf(stderr, "dts: %s\n", err);
 		return 1;

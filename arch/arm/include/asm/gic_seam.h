@@ -7,6 +7,5 @@
 #include <asm/vgic.h>
 
 #define SGI_KICK       GIC_SGI_KICK
-#define PPI_HYP_TIMER  GIC_PPI_HYP_TIMER
 
 #endif

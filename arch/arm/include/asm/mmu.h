@@ -22,6 +22,8 @@
 #ifndef __ASSEMBLER__
 /* Map [pa, pa+size) of a device at EL2 (identity, Device-nGnRnE). */
 void mmu_map_device(paddr_t pa, uint64_t size);
+/* Without CONFIG_XPFO: direct map the machine's RAM banks (after machine_setup()). */
+void mmu_map_ram(void);
 /* Clean data cache lines of [va, va+size) to the point of coherency. */
 void cache_clean_range(const void *va, uint64_t size);
 struct pcpu;

@@ -9,6 +9,8 @@
 struct vcpu;
 
 void arch_setup(paddr_t dtb);
+/* The hardware from the system DTB into `hw_machine`, mapped at EL2; refuses the boot on error. */
+void machine_setup(paddr_t dtb);
 /*
  * Console UART driver, one per build (boards/Kconfig CONFIG_UART_*:
  * arch/arm/pl011.c, uart_scif.c, uart_lpuart.c). Each also provides
@@ -24,7 +26,7 @@ uint64_t timer_ns_to_ticks(uint64_t ns);
 
 __noreturn void arch_cpu_loop(void);
 __noreturn void vcpu_enter(struct cpu_regs *regs);
-void arch_smp_boot(void);
+uint64_t arch_smp_boot(void);
 /* PSCI call to the firmware over SMC. */
 int64_t psci_smc(uint64_t fn, uint64_t a1, uint64_t a2, uint64_t a3);
 
