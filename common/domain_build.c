@@ -290,30 +290,22 @@ static void dt_devices(struct fdt_writer *w, const struct domain *d)
  */
 static void dt_vbds(struct fdt_writer *w, const struct domain *d)
 {
-	char name[48];
+	char name[32];
 	uint32_t i;
 
 	for (i = 0U; (i < d->cfg.nr_vbds) && (i < DOMAIN_MAX_VBDS); i++) {
 		const struct vbd_config *v = &d->cfg.vbd[i];
 		paddr_t gpa = domain_vbd_gpa(d) + v->offset;
+		/* frontend-id, virtual-device, then the offer (docs/device-tree.md). */
+		uint32_t offer[8] = { v->fe, v->devid, v->persistent ? 1U : 0U, v->max_indirect,
+				      v->max_ring_order, v->max_queues, v->max_pers,
+				      v->readonly ? 1U : 0U };
 
 		(void)bh_snprintf(name, sizeof(name), "vbd@%llx", (unsigned long long)gpa);
 		fdt_w_begin_node(w, name);
 		fdt_w_prop_string(w, "compatible", "bulkhead,vbd-backend");
 		dt_cells2(w, "reg", gpa, v->bytes);
-		fdt_w_prop_u32(w, "frontend-id", v->fe);
-		fdt_w_prop_u32(w, "virtual-device", v->devid);
-		fdt_w_prop_string(w, "dev", v->name);
-		if (v->persistent) {
-			fdt_w_prop_empty(w, "feature-persistent");
-		}
-		if (v->readonly) {
-			fdt_w_prop_empty(w, "read-only");
-		}
-		fdt_w_prop_u32(w, "feature-max-indirect-segments", v->max_indirect);
-		fdt_w_prop_u32(w, "max-ring-page-order", v->max_ring_order);
-		fdt_w_prop_u32(w, "multi-queue-max-queues", v->max_queues);
-		fdt_w_prop_u32(w, "max-persistent-grants", v->max_pers);
+		fdt_w_prop_cells(w, "bulkhead,vbd", offer, 8U);
 		fdt_w_end_node(w);
 	}
 }

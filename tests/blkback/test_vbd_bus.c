@@ -41,7 +41,7 @@ static void start(struct vbd_dev *d)
 /* InitWait with the offered features; Connected with the size once the frontend is Initialised. */
 static void test_handshake(void **state)
 {
-	VERIFIES(REQ-BLK-010 REQ-BLK-011)
+	VERIFIES(REQ-BLK-011 REQ-BLK-012)
 	struct vbd_dev *d = vbdt_dev(0, VBDT_FE, "xvda", &all);
 
 	(void)state;
@@ -98,7 +98,7 @@ static void test_handshake(void **state)
 /* What was not offered is not given: persistent off, no indirect, one page, one queue. */
 static void test_offer_none(void **state)
 {
-	VERIFIES(REQ-BLK-011)
+	VERIFIES(REQ-BLK-012)
 	static const struct vbd_offer none = { .max_queues = 1U, .max_pers = 128U };
 	struct vbd_dev *d = vbdt_dev(0, VBDT_FE, "xvda", &none);
 
@@ -124,7 +124,7 @@ static void test_offer_none(void **state)
 /* Several queues of several pages, each with its own ring and channel. */
 static void test_multi_queue_multi_page(void **state)
 {
-	VERIFIES(REQ-BLK-012)
+	VERIFIES(REQ-BLK-013)
 	struct vbd_dev *d = vbdt_dev(0, VBDT_FE, "xvda", &all);
 	unsigned int i;
 
@@ -166,7 +166,7 @@ static void expect_fatal(struct vbd_dev *d, const char *msg)
 /* A frontend asking for more than was offered is refused with xenbus_dev_fatal. */
 static void test_refusals(void **state)
 {
-	VERIFIES(REQ-BLK-013)
+	VERIFIES(REQ-BLK-014)
 	static const struct vbd_offer small = { .max_ring_order = 1U, .max_queues = 2U,
 						.max_pers = 16U };
 	struct vbd_dev *d;
@@ -228,7 +228,7 @@ static void test_refusals(void **state)
 /* The frontend's node goes (its partition restarts): disconnect, InitWait for the next one. */
 static void test_frontend_gone(void **state)
 {
-	VERIFIES(REQ-BLK-014)
+	VERIFIES(REQ-BLK-015)
 	struct vbd_dev *d = vbdt_dev(0, VBDT_FE, "xvda", &all);
 	char p[96];
 
@@ -264,7 +264,7 @@ static void test_frontend_gone(void **state)
  */
 static void test_backend_takeover(void **state)
 {
-	VERIFIES(REQ-BLK-015)
+	VERIFIES(REQ-BLK-016)
 	struct vbd_dev *d = vbdt_dev(0, VBDT_FE, "xvda", &all);
 	uint8_t buf[4096];
 	unsigned int i;

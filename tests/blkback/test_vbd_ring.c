@@ -72,7 +72,7 @@ static int16_t one(struct vbd_dev *d, uint64_t id)
 /* Reads and writes of 4 KiB to 128 KiB, direct and indirect, land where the sector says. */
 static void test_data(void **state)
 {
-	VERIFIES(REQ-BLK-016)
+	VERIFIES(REQ-BLK-017)
 	struct vbd_dev *d = up(&all, 0U, 1U, false);
 	struct vbd_stats s;
 	unsigned int i;
@@ -95,7 +95,7 @@ static void test_data(void **state)
 /* Sub-page segments: first_sect..last_sect select 512-byte sectors of the page. */
 static void test_partial_segments(void **state)
 {
-	VERIFIES(REQ-BLK-016)
+	VERIFIES(REQ-BLK-017)
 	struct vbd_dev *d = up(&all, 0U, 1U, false);
 	union blkif_sring_entry *e;
 	uint32_t page = 3000U;
@@ -129,7 +129,7 @@ static void test_partial_segments(void **state)
  */
 static void test_persistent(void **state)
 {
-	VERIFIES(REQ-BLK-017)
+	VERIFIES(REQ-BLK-018)
 	static const struct vbd_offer o = { .persistent = true, .max_indirect = 32U,
 					    .max_ring_order = 0U, .max_queues = 2U,
 					    .max_pers = 24U };
@@ -175,7 +175,7 @@ static void test_persistent(void **state)
 /* Persistent grants are also indirect pages; a frontend without the feature gets none. */
 static void test_persistent_needs_both(void **state)
 {
-	VERIFIES(REQ-BLK-017)
+	VERIFIES(REQ-BLK-018)
 	struct vbd_dev *d = up(&all, 0U, 1U, false);
 
 	(void)state;
@@ -188,7 +188,7 @@ static void test_persistent_needs_both(void **state)
 /* Flushes: empty (what Linux sends for REQ_OP_FLUSH) and carrying a write. */
 static void test_flush(void **state)
 {
-	VERIFIES(REQ-BLK-018)
+	VERIFIES(REQ-BLK-019)
 	struct vbd_dev *d = up(&all, 0U, 1U, false);
 	int id;
 
@@ -214,7 +214,7 @@ static void test_flush(void **state)
 /* Linux notifies only when req_event asks for it: the backend must keep asking. */
 static void test_event_indexes(void **state)
 {
-	VERIFIES(REQ-BLK-016)
+	VERIFIES(REQ-BLK-017)
 	struct vbd_dev *d = up(&all, 0U, 1U, false);
 	unsigned int before = vbdt_notified(VBDT_FE);
 	unsigned int i;
@@ -237,7 +237,7 @@ static void test_event_indexes(void **state)
 /* Every malformed request is answered with an error and moves nothing. */
 static void test_malformed(void **state)
 {
-	VERIFIES(REQ-BLK-019)
+	VERIFIES(REQ-BLK-020)
 	struct vbd_dev *d = up(&all, 0U, 1U, false);
 	union blkif_sring_entry *e;
 	struct vbd_stats s;
@@ -316,7 +316,7 @@ static void test_malformed(void **state)
 /* A producer index past the ring is refused whole; the ring works again once it is sane. */
 static void test_bogus_producer(void **state)
 {
-	VERIFIES(REQ-BLK-019)
+	VERIFIES(REQ-BLK-020)
 	struct vbd_dev *d = up(&all, 0U, 1U, false);
 	RING_IDX good;
 
@@ -335,7 +335,7 @@ static void test_bogus_producer(void **state)
 /* Two frontends: one writes garbage, the other is served all along. */
 static void test_isolation(void **state)
 {
-	VERIFIES(REQ-BLK-019)
+	VERIFIES(REQ-BLK-020)
 	struct vbd_dev *d = up(&all, 0U, 1U, true);
 	struct vbd_dev *d2 = vbdt_dev(1, VBDT_FE2, "xvdb", &all);
 	unsigned int i;
@@ -367,7 +367,7 @@ static void test_isolation(void **state)
 /* The hypervisor's maptrack runs out: persistent and transient maps fail cleanly. */
 static void test_maptrack_full(void **state)
 {
-	VERIFIES(REQ-BLK-017)
+	VERIFIES(REQ-BLK-018)
 	struct vbd_dev *d = up(&all, 0U, 1U, true);
 	int id;
 
@@ -391,7 +391,7 @@ static void test_maptrack_full(void **state)
 /* The persistent-grant table on its own: bound, lookups, release. */
 static void test_pers_table(void **state)
 {
-	VERIFIES(REQ-BLK-017)
+	VERIFIES(REQ-BLK-018)
 	static struct vbd_pers p;
 	uint32_t slot;
 	unsigned int i;
