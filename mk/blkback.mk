@@ -1,11 +1,11 @@
-# The block backend's xenbus half (guests/blkback/vbd_*.c but the platform)
+# The block backend's xenbus half (guests/blkback/vbd/, all but the platform)
 # on the host: tests/blkback/test_*.c, cmocka programs with ASan and UBSan
 # against a fake hypervisor and store (tests/blkback/vbdt.c: grant mappings
 # are real aliases of the frontend's pages, read-only ones read-only) and a
 # frontend that uses the ring as Linux's xen-blkfront does.
 
-VBD_SRCS := $(filter-out guests/blkback/vbd_plat.c,$(wildcard guests/blkback/vbd_*.c))
-VBD_HDRS := guests/blkback/vbd.h include/public/io/blkif.h include/public/io/ring.h \
+VBD_SRCS := $(wildcard guests/blkback/vbd/vbd_*.c)
+VBD_HDRS := guests/blkback/vbd/vbd.h include/public/io/blkif.h include/public/io/ring.h \
 	include/public/io/xenbus.h
 VBD_HOST_CFLAGS := $(HOST_CFLAGS_COMMON) -DVBD_HOST -O1 -fno-omit-frame-pointer \
 	-fsanitize=address,undefined -fno-sanitize-recover=all

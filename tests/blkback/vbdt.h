@@ -23,7 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
-#include "../../guests/blkback/vbd.h"
+#include "../../guests/blkback/vbd/vbd.h"
 
 #define VERIFIES(...) /* requirement trace: __VA_ARGS__ */
 
