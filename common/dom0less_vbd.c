@@ -95,7 +95,8 @@ static int vbd_one(struct d0l_ctx *c, uint32_t fi, int node)
 		return d0l_err(c, node, 0, "virtual-device must be \"xvda\" .. \"xvdp\"");
 	}
 	(void)memcpy(v.name, s, 5U);
-	v.devid = (U(202) << 8) | ((uint32_t)(s[3] - 'a') << 4);
+	/* Xen's vdev: 202 << 8 | disk << 4 */
+	v.devid = U(51712) + (U(16) * ((uint32_t)(uint8_t)s[3] - U(97)));
 	v.fe = (uint16_t)(fi + 1U);
 	if ((fdt_prop_u64(c->f, node, "size", &v.bytes) != 0) || (v.bytes == 0U) ||
 	    (PAGE_OFFSET_OF(v.bytes) != 0U)) {

@@ -41,7 +41,7 @@ static void start(struct vbd_dev *d)
 /* InitWait with the offered features; Connected with the size once the frontend is Initialised. */
 static void test_handshake(void **state)
 {
-	VERIFIES(REQ-BLK-011 REQ-BLK-012)
+	VERIFIES(REQ-BLK-011, REQ-BLK-012)
 	struct vbd_dev *d = vbdt_dev(0, VBDT_FE, "xvda", &all);
 
 	(void)state;
