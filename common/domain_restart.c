@@ -15,7 +15,7 @@ void domain_scrub(struct domain *d)
 	uint64_t off;
 
 	for (off = 0U; off < d->ram_bytes; off += PAGE_SIZE) {
-		void *va = map_domain_page(maddr_to_mfn(d->ram_maddr + off));
+		void *va = map_domain_page(maddr_to_mfn(domain_ram_maddr(d, off)));
 		arch_clear_page(va);
 		unmap_domain_page(va); /* arch_clear_page() cleaned it */
 	}

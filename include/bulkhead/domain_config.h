@@ -17,6 +17,7 @@
 #define DOMAIN_MAX_IOMEM U(8)      /* xen,reg ranges of a partition's assigned devices */
 #define DOMAIN_MAX_DEV_IRQS U(16)  /* interrupts of a partition's assigned devices */
 #define DOMAIN_GIC_PHANDLE U(65000) /* Xen's GUEST_PHANDLE_GIC */
+#define DOMAIN_MAX_MEM_BANKS U(4)  /* xen,static-mem ranges */
 #define DOMAIN_PFDT_MAX U(4096)    /* bytes of a partial device tree (multiboot,device-tree) */
 
 enum restart_policy {
@@ -34,6 +35,12 @@ struct static_evtchn {
 	uint32_t local_port;
 	uint16_t remote_domid;
 	uint32_t remote_port;
+};
+
+/* A range of machine RAM. */
+struct ram_range {
+	paddr_t maddr;
+	uint64_t size;
 };
 
 /* Device memory given to a partition (xen,reg = <host size guest>). */
@@ -54,6 +61,10 @@ struct domain_config {
 	uint32_t nr_vcpus;
 	uint64_t mem_bytes;
 	paddr_t mem_maddr;      /* bulkhead,memory-base: fixed placement, or 0 */
+	/* Fixed RAM (bulkhead,memory-base, xen,static-mem): its ranges, 0 when placed at boot. */
+	uint32_t nr_mem_banks;
+	struct ram_range mem_bank[DOMAIN_MAX_MEM_BANKS];
+	bool direct_map;        /* direct-map: guest-physical RAM = machine RAM */
 	uint32_t pcpus[CONFIG_MAX_VCPUS]; /* physical CPU of each vCPU */
 	bool pcpus_fixed;       /* from bulkhead,cpus (else assigned in DT order) */
 	struct boot_module kernel;

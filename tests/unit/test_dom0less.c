@@ -173,7 +173,7 @@ static void test_full_binding(void **state)
 	assert_int_equal(cfg.pcpus_used, 4U);
 }
 
-VERIFIES(REQ-BOOT-014)
+VERIFIES(REQ-BOOT-014, REQ-PT-011, REQ-PT-012)
 static void test_xen_static_mem(void **state)
 {
 	struct dom0less_limits lim;
@@ -183,6 +183,21 @@ static void test_xen_static_mem(void **state)
 	assert_int_equal(parse_file("static-mem", &lim), 0);
 	assert_int_equal(cfg.dom[0].mem_bytes, 0x20000000U);
 	assert_int_equal(cfg.dom[0].mem_maddr, 0x60000000U);
+	assert_int_equal(cfg.dom[0].nr_mem_banks, 1U);
+	assert_false(cfg.dom[0].direct_map);
+	/* Xen 4.17: cells of /chosen, two ranges. */
+	limits(&lim, 4U, 4U, 4U);
+	assert_int_equal(parse_file("static-mem-417", &lim), 0);
+	assert_int_equal(cfg.dom[0].mem_bytes, 0x2000000U);
+	assert_int_equal(cfg.dom[0].nr_mem_banks, 2U);
+	assert_int_equal(cfg.dom[0].mem_bank[0].maddr, 0x60000000U);
+	assert_int_equal(cfg.dom[0].mem_bank[0].size, 0x1000000U);
+	assert_int_equal(cfg.dom[0].mem_bank[1].maddr, 0x68000000U);
+	assert_int_equal(cfg.dom[0].mem_maddr, 0x60000000U);
+	limits(&lim, 4U, 4U, 4U);
+	assert_int_equal(parse_file("direct-map-ok", &lim), 0);
+	assert_true(cfg.dom[0].direct_map);
+	assert_int_equal(cfg.dom[0].nr_mem_banks, 2U);
 }
 
 /*

@@ -530,6 +530,97 @@ static void test_guest_dt_passthrough(void **state)
 	free(pblob);
 }
 
+/* Two static-memory banks, seen back to back and then (direct-map) where they are. */
+static struct domain *make_banked(bool direct, uint8_t *base)
+{
+	struct domain_config cfg;
+	paddr_t b = (paddr_t)(uintptr_t)base;
+
+	memset(&cfg, 0, sizeof(cfg));
+	snprintf(cfg.name, sizeof(cfg.name), "banked");
+	cfg.nr_vcpus = 1U;
+	cfg.mem_bytes = MIB(16);
+	cfg.nr_mem_banks = 2U;
+	cfg.mem_bank[0] = (struct ram_range){ b, MIB(8) };
+	cfg.mem_bank[1] = (struct ram_range){ b + MIB(16), MIB(8) };
+	cfg.mem_maddr = cfg.mem_bank[0].maddr;
+	cfg.direct_map = direct;
+	cfg.kernel.start = ma(MIB(400));
+	cfg.kernel.size = 0x1000U;
+	assert_int_equal(mm_boot_reserve(ma(MIB(400)), 0x1000U), 0);
+	assert_int_equal(mm_boot_claim(b, MIB(8)), 0);
+	assert_int_equal(mm_boot_claim(b + MIB(16), MIB(8)), 0);
+	assert_int_equal(domain_create(1, &cfg), 0);
+	return domain_by_id(1);
+}
+
+VERIFIES(REQ-PT-011, REQ-PT-012)
+static void test_static_mem_banks(void **state)
+{
+	/* direct-map needs machine addresses that are guest addresses: below 2^39. */
+	uint8_t *low = mmap((void *)(uintptr_t)0x4000000000ULL, MIB(32), PROT_READ | PROT_WRITE,
+			    MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+	struct mm_boot_range banks[2];
+	struct domain *d;
+	enum p2m_type t;
+	mfn_t mfn;
+	uint8_t *blob;
+	struct fdt f;
+	const uint8_t *reg;
+	paddr_t lo;
+	int len;
+
+	(void)state;
+	assert_true(low == (uint8_t *)(uintptr_t)0x4000000000ULL);
+	lo = (paddr_t)(uintptr_t)low;
+	reset_machine();
+	d = make_banked(false, &ram[MIB(64)]);
+	assert_int_equal(d->nr_ram_banks, 2U);
+	assert_int_equal(d->ram_gpa, GUEST_RAM0_BASE);
+	assert_int_equal(d->ram_bank[1].gpa, GUEST_RAM0_BASE + MIB(8));
+	/* Guest RAM offsets cross into the second bank. */
+	assert_int_equal(domain_ram_maddr(d, MIB(8) - 1U), ma(MIB(72) - 1U));
+	assert_int_equal(domain_ram_maddr(d, MIB(8)), ma(MIB(80)));
+	assert_true(domain_ram_owns(d, ma(MIB(81))));
+	assert_false(domain_ram_owns(d, ma(MIB(74))));
+	assert_int_equal(p2m_lookup(&d->p2m, gaddr_to_gfn(GUEST_RAM0_BASE + MIB(9)), &mfn, &t), 0);
+	assert_int_equal(mfn, maddr_to_mfn(ma(MIB(81))));
+	assert_int_equal(t, p2m_ram_rw);
+	/* 16 MiB: the tree goes at the end of RAM less 2 MiB, in the second bank. */
+	assert_int_equal(domain_load(d), 0);
+	assert_int_equal(d->dtb_gpa, GUEST_RAM0_BASE + MIB(14));
+	f = guest_fdt(d, &blob);
+	assert_ptr_equal(blob, &ram[MIB(86)]);
+	reg = fdt_getprop(&f, fdt_path(&f, "/memory@40000000"), "reg", &len);
+	assert_int_equal(len, 16);
+	assert_int_equal(fdt_be64(&reg[8]), MIB(16));
+
+	/* direct-map: each bank at its machine address, one reg entry each. */
+	harness_reset();
+	banks[0] = (struct mm_boot_range){ ma(0), RAM_BYTES };
+	banks[1] = (struct mm_boot_range){ lo, MIB(32) };
+	assert_int_equal(mm_boot_init(banks, 2U), 0);
+	d = make_banked(true, low);
+	assert_int_equal(d->ram_gpa, lo);
+	assert_int_equal(d->ram_bank[1].gpa, lo + MIB(16));
+	assert_int_equal(p2m_lookup(&d->p2m, gaddr_to_gfn(lo + MIB(17)), &mfn, &t), 0);
+	assert_int_equal(mfn, maddr_to_mfn(lo + MIB(17)));
+	assert_int_equal(p2m_lookup(&d->p2m, gaddr_to_gfn(GUEST_RAM0_BASE), &mfn, &t), -XEN_ENOENT);
+	assert_int_equal(domain_load(d), 0);
+	/* Kernel, tree and ramdisk in the first bank: 8 MiB, tree 2 MiB below its end. */
+	assert_int_equal(d->kernel_entry, lo);
+	assert_int_equal(d->dtb_gpa, lo + MIB(6));
+	blob = harness_gpa(d, d->dtb_gpa);
+	assert_int_equal(fdt_open(&f, blob, MIB(2)), 0);
+	reg = fdt_getprop(&f, fdt_path(&f, "/memory"), "reg", &len);
+	assert_non_null(reg);
+	assert_int_equal(len, 32);
+	assert_int_equal(fdt_be64(&reg[0]), lo);
+	assert_int_equal(fdt_be64(&reg[16]), lo + MIB(16));
+	assert_int_equal(fdt_be64(&reg[24]), MIB(8));
+	munmap(low, MIB(32));
+}
+
 VERIFIES(REQ-BOOT-032)
 static void test_guest_dt_gicv2_plain(void **state)
 {
@@ -779,6 +870,7 @@ int main(void)
 		cmocka_unit_test(test_guest_dt_too_small_buffer),
 		cmocka_unit_test(test_scrub_when_ram_changes_owner),
 		cmocka_unit_test(test_guest_dt_passthrough),
+		cmocka_unit_test(test_static_mem_banks),
 		cmocka_unit_test(test_boot_setup_xen_anchor),
 		cmocka_unit_test(test_boot_setup_errors),
 		cmocka_unit_test(test_boot_check_online),
