@@ -30,6 +30,13 @@ int d0l_devices(struct d0l_ctx *c, uint32_t di, int mod);
 int d0l_capabilities(struct d0l_ctx *c, int node, struct domain_config *cfg);
 /* One xenstore partition at most, and one whenever a partition asks for xenstore. */
 int d0l_xenstore_check(struct d0l_ctx *c);
+/* Every partition's bulkhead,vbd children, once all partitions are known. */
+int d0l_all_vbds(struct d0l_ctx *c);
+/*
+ * The window of the guest's fixed layout (vGIC, grant window, with vpl011
+ * its UART) that [base, base+size) overlaps, or NULL.
+ */
+const char *d0l_guest_window(paddr_t base, uint64_t size, bool vpl011);
 /* The system tree's interrupt controller (a GIC), or a negative error. */
 int d0l_find_gic(const struct fdt *f);
 

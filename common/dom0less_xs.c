@@ -59,6 +59,10 @@ int d0l_xenstore_check(struct d0l_ctx *c)
 		if (o->dom[i].xs_client && (client < 0)) {
 			client = (int)i;
 		}
+		if (o->dom[i].xs_client && o->dom[i].direct_map) {
+			return d0l_err(c, o->node[i], 0, "xen,enhanced = \"enabled\" and direct-map: "
+				       "a direct-mapped xenstore client is not supported");
+		}
 		if (o->dom[i].xs_client && (o->dom[i].mem_bytes <= PAGE_SIZE)) {
 			return d0l_err(c, o->node[i], 0, "memory = <%llu KiB>: a xenstore client "
 				       "gives one page of it to its ring", (unsigned long long)

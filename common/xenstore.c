@@ -88,7 +88,7 @@ uint64_t domain_guest_ram(const struct domain *d)
 
 static paddr_t ring_maddr(const struct domain *d)
 {
-	return d->ram_maddr + d->ram_bytes - PAGE_SIZE;
+	return domain_ram_maddr(d, d->ram_bytes - PAGE_SIZE);
 }
 
 int xenstore_map_ring(struct domain *d)

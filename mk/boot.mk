@@ -9,8 +9,9 @@
 # (common/fdt.c, common/dom0less.c), so build time and boot agree.
 
 CHECK_DTB := $(BUILD)/tools/check-dtb
-CHECK_DTB_SRCS := tools/check-dtb/check-dtb.c common/fdt.c common/dom0less.c common/dom0less_dev.c \
-	common/dom0less_xs.c common/hwdesc.c common/lib/vsnprintf.c
+CHECK_DTB_SRCS := tools/check-dtb/check-dtb.c common/fdt.c common/dom0less.c common/dom0less_dev.c common/hwdesc.c \
+	common/dom0less_vbd.c common/dom0less_xs.c \
+	common/lib/vsnprintf.c
 BOOT_TEST_DTS := $(wildcard tests/unit/dts/*.dts tests/config/dts/*.dts)
 BOOT_TEST_DTBS := $(patsubst %.dts,$(HOST_DIR)/dts/%.dtb,$(notdir $(BOOT_TEST_DTS)))
 # Partial device trees (multiboot,device-tree modules) of the config cases.
