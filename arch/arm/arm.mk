@@ -32,7 +32,8 @@ HYP_CFLAGS += $(HYP_EXTRA_CFLAGS)
 # parsing, the configuration checks, building partitions): optimised for
 # size, so the image stays small as bindings grow; hot paths keep HYP_OPT.
 HYP_COLD_SRCS := $(wildcard common/fdt.c common/dom0less*.c common/hwdesc*.c \
-	common/domain_build.c common/fdt_build.c common/boot_setup.c common/mm_boot.c)
+	common/domain_build.c common/fdt_build.c common/boot_setup.c common/mm_boot.c \
+	common/xenstore.c)
 $(patsubst %.c,$(HYP_DIR)/%.o,$(HYP_COLD_SRCS)): HYP_CFLAGS += -Os
 HYP_ASFLAGS := -D__ASSEMBLER__ -march=armv8-a -g
 HYP_LDFLAGS := -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \

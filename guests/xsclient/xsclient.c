@@ -14,6 +14,8 @@
  *                "reboot"); its next incarnation must find a fresh home
  *   mode=ctl     the controller of peer= (mode=restart): commands 1 hello,
  *                2 reboot, 3 poweroff, each after the previous one's ack
+ *   mode=bench   n= READs then n WRITEs of its data/bench, each timed with
+ *                the virtual counter (make bench-xenstore, under -icount)
  *   mode=storecrash  writes data/a, then the store's crash_on node; after
  *                the store's restart, a fresh tree and a working connection
  * Lines say "<tag>: ..."; "FAIL" marks anything unexpected.
@@ -311,6 +313,64 @@ static void storecrash(void)
 	expect("read data/b after reconnect", xb_read(0, "data/b"), "2");
 }
 
+/* Counter ticks to nanoseconds (under -icount shift=0: instructions). */
+static uint64_t ticks_ns(uint64_t t)
+{
+	uint64_t f = cntfrq();
+
+	return (f == 0U) ? 0U : (t / f) * 1000000000U + ((t % f) * 1000000000U) / f;
+}
+
+static uint64_t lat[1024];
+
+static void sort_u64(uint64_t *a, unsigned int n)
+{
+	unsigned int i;
+	unsigned int j;
+
+	for (i = 1U; i < n; i++) {
+		uint64_t v = a[i];
+		for (j = i; (j > 0U) && (a[j - 1U] > v); j--) {
+			a[j] = a[j - 1U];
+		}
+		a[j] = v;
+	}
+}
+
+static void bench_op(const char *op, unsigned int n)
+{
+	uint64_t start = cntvct();
+	uint64_t total;
+	unsigned int i;
+	bool ok = true;
+
+	for (i = 0U; i < n; i++) {
+		uint64_t t0 = cntvct();
+		const char *r = (op[0] == 'r') ? xb_read(0, "data/bench") :
+						 xb_write(0, "data/bench", "0123456789abcdef");
+		lat[i] = cntvct() - t0;
+		ok = ok && (strcmp(r, (op[0] == 'r') ? "0123456789abcdef" : "OK") == 0);
+	}
+	total = ticks_ns(cntvct() - start);
+	sort_u64(lat, n);
+	printf("%s: bench %s n=%u ok=%u median_ns=%lu max_ns=%lu total_ns=%lu\n", rt_tag(), op, n,
+	       ok ? 1U : 0U, (unsigned long)ticks_ns(lat[n / 2U]),
+	       (unsigned long)ticks_ns(lat[n - 1U]), (unsigned long)total);
+	failures += ok ? 0U : 1U;
+}
+
+static void bench(void)
+{
+	unsigned int n = (unsigned int)rt_arg_u64("n", 200U);
+
+	if (n > 1024U) {
+		n = 1024U;
+	}
+	expect("write data/bench", xb_write(0, "data/bench", "0123456789abcdef"), "OK");
+	bench_op("read", n);
+	bench_op("write", n);
+}
+
 int test_main(void)
 {
 	char mode[16] = "basic";
@@ -320,6 +380,9 @@ int test_main(void)
 	rc = evt_setup(false);
 	if (rc == 0) {
 		rc = xb_init(rt_arg_u64("wait_ms", 20000U));
+	}
+	if (strcmp(mode, "bench") == 0) {
+		printf("%s: bench connected_ns=%lu\n", rt_tag(), (unsigned long)ticks_ns(cntpct()));
 	}
 	printf("%s: xenbus connected: %ld, port %u, ring 0x%lx%s\n", rt_tag(), rc, xb_port(),
 	       (unsigned long)(uintptr_t)xb_ring(),
@@ -341,6 +404,8 @@ int test_main(void)
 		restarting();
 	} else if (strcmp(mode, "ctl") == 0) {
 		controller();
+	} else if (strcmp(mode, "bench") == 0) {
+		bench();
 	} else if (strcmp(mode, "storecrash") == 0) {
 		storecrash();
 	} else if (strcmp(mode, "flood") == 0) {
