@@ -147,8 +147,16 @@ void console_input_byte(char c)
 	if ((uint8_t)c == CONSOLE_CTRL_A) {
 		ctrl_a_count++;
 		if (ctrl_a_count == 3U) {
+			uint32_t k;
 			ctrl_a_count = 0U;
-			console_focus = (console_focus + 1U) % (CONFIG_MAX_DOMAINS + 1U);
+			/* The next partition that exists (slots without one are skipped), then the hypervisor. */
+			for (k = 0U; k <= CONFIG_MAX_DOMAINS; k++) {
+				console_focus = (console_focus + 1U) % (CONFIG_MAX_DOMAINS + 1U);
+				if ((console_focus == CONFIG_MAX_DOMAINS) ||
+				    (domain_by_id((domid_t)(console_focus + 1U)) != NULL)) {
+					break;
+				}
+			}
 			switched = true;
 		}
 	} else {
