@@ -28,6 +28,12 @@ HYP_CFLAGS := -std=c11 -ffreestanding -fno-builtin-printf -Wall -Wextra -Werror 
 	-fno-stack-protector -fstack-usage -fcallgraph-info=su -fno-omit-frame-pointer -momit-leaf-frame-pointer \
 	-fno-pie -fno-pic -fno-common -ffunction-sections -fdata-sections
 HYP_CFLAGS += $(HYP_EXTRA_CFLAGS)
+# Cold code, run at boot and at a partition's restart only (device-tree
+# parsing, the configuration checks, building partitions): optimised for
+# size, so the image stays small as bindings grow; hot paths keep HYP_OPT.
+HYP_COLD_SRCS := $(wildcard common/fdt.c common/dom0less*.c common/hwdesc*.c \
+	common/domain_build.c common/fdt_build.c common/boot_setup.c common/mm_boot.c)
+$(patsubst %.c,$(HYP_DIR)/%.o,$(HYP_COLD_SRCS)): HYP_CFLAGS += -Os
 HYP_ASFLAGS := -D__ASSEMBLER__ -march=armv8-a -g
 HYP_LDFLAGS := -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
 	-Wl,-z,noexecstack -Wl,--no-warn-rwx-segments

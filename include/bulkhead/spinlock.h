@@ -35,7 +35,7 @@ typedef struct rwlock {
 void spin_lock_init(spinlock_t *l, enum lock_class cls);
 bool spin_trylock(spinlock_t *l);
 
-#if !CONFIG_LOCK_CHECK && !defined(CONFIG_LOCK_PROFILE)
+#if !CONFIG_LOCK_CHECK && !defined(CONFIG_LOCK_PROFILE) && !defined(CONFIG_LOCK_TIMING)
 /*
  * Release builds (no order check, no profile) take and drop a lock inline:
  * every hypercall takes several, and the call was a third of the cost of an
@@ -62,6 +62,21 @@ void spin_lock(spinlock_t *l);
 void spin_unlock(spinlock_t *l);
 #endif
 bool spin_is_locked(const spinlock_t *l);
+
+#ifdef CONFIG_LOCK_TIMING
+/*
+ * Host benches only (make bench-locks): spin_lock calls requested right
+ * after it queues (its result comes back as token) and acquired once l is
+ * held (times in arch_now_ns(); ahead: the tickets before ours, holder
+ * included; max_gap: the longest time between two looks at the lock while
+ * waiting); spin_unlock calls releasing just before the release. The bench
+ * program defines them.
+ */
+uint64_t lock_timing_requested(const spinlock_t *l);
+void lock_timing_acquired(const spinlock_t *l, uint64_t t_request, uint64_t t_acquired,
+			  uint32_t ahead, uint64_t max_gap, uint64_t token);
+void lock_timing_releasing(const spinlock_t *l);
+#endif
 
 void rwlock_init(rwlock_t *l, enum lock_class cls);
 void read_lock(rwlock_t *l);
