@@ -137,7 +137,14 @@ static int boot_place(const struct fdt *f)
 				continue;
 			}
 			if (fixed) {
-				rc = mm_boot_claim(d->mem_maddr, d->mem_bytes);
+				uint32_t b;
+				rc = 0;
+				for (b = 0U; (rc == 0) && (b < d->nr_mem_banks); b++) {
+					rc = mm_boot_claim(d->mem_bank[b].maddr, d->mem_bank[b].size);
+				}
+				if (d->nr_mem_banks == 0U) {
+					rc = mm_boot_claim(d->mem_maddr, d->mem_bytes);
+				}
 			} else {
 				rc = mm_boot_alloc(d->mem_bytes, UL(2) << MIB_SHIFT, &d->mem_maddr);
 			}
@@ -160,6 +167,22 @@ static int boot_place(const struct fdt *f)
 			return (rc < 0) ? rc : -XEN_ENOMEM;
 		}
 	}
+	/* Then each backend's disks (bulkhead,vbd), after every partition's RAM. */
+	for (i = 0U; i < c->nr_domains; i++) {
+		struct domain_config *d = &c->dom[i];
+		uint64_t big;
+		if ((d->vbd_bytes == 0U) ||
+		    (mm_boot_alloc(d->vbd_bytes, UL(2) << MIB_SHIFT, &d->vbd_maddr) == 0)) {
+			continue;
+		}
+		(void)fdt_node_path(f, c->node[i], path, sizeof(path));
+		printk("bulkhead: config: %s: cannot place %llu KiB of virtual disks: %llu KiB "
+		       "free, largest free range %llu KiB\n", path,
+		       (unsigned long long)(d->vbd_bytes >> 10),
+		       (unsigned long long)(mm_boot_free_bytes(&big) >> 10),
+		       (unsigned long long)(big >> 10));
+		return -XEN_ENOMEM;
+	}
 	return 0;
 }
 
@@ -179,6 +202,7 @@ static void boot_summary(const struct boot_machine *m)
 	for (i = 0U; i < c->nr_domains; i++) {
 		const struct domain *d = domain_by_id((domid_t)(i + 1U));
 		char cpus[64];
+		char extra[80];
 		size_t pos = 0U;
 		if (d == NULL) {
 			continue;
@@ -189,14 +213,29 @@ static void boot_summary(const struct boot_machine *m)
 					    d->vcpu[v].pcpu);
 			pos += (n > 0) ? (size_t)n : 0U;
 		}
+		extra[0] = '\0';
+		pos = 0U;
+		if (d->nr_ram_banks > 1U) {
+			int n = bh_snprintf(extra, sizeof(extra), " +%u banks", d->nr_ram_banks - 1U);
+			pos += (n > 0) ? (size_t)n : 0U;
+		}
+		if (d->cfg.direct_map && (pos < sizeof(extra))) {
+			int n = bh_snprintf(&extra[pos], sizeof(extra) - pos, ", direct-map");
+			pos += (n > 0) ? (size_t)n : 0U;
+		}
+		for (v = 0U; (v < d->cfg.nr_dev_irqs) && (pos + 8U < sizeof(extra)); v++) {
+			int n = bh_snprintf(&extra[pos], sizeof(extra) - pos, "%s%u",
+					    (v == 0U) ? ", IRQ " : ",", d->cfg.dev_irq[v].intid);
+			pos += (n > 0) ? (size_t)n : 0U;
+		}
 		printk("bulkhead: d%u %s: vCPU%s on CPU %s, RAM 0x%llx-0x%llx (%llu KiB)%s, entry "
-		       "0x%llx, dtb 0x%llx%s%s%s\n", d->domain_id, d->cfg.name,
+		       "0x%llx, dtb 0x%llx%s%s%s%s\n", d->domain_id, d->cfg.name,
 		       (d->nr_vcpus == 1U) ? "" : "s", cpus, (unsigned long long)d->ram_maddr,
-		       (unsigned long long)(d->ram_maddr + d->ram_bytes - 1U),
+		       (unsigned long long)(d->ram_maddr + d->ram_bank[0].size - 1U),
 		       (unsigned long long)(d->ram_bytes >> 10), d->cfg.pcpus_fixed ? " fixed" : "",
 		       (unsigned long long)d->kernel_entry, (unsigned long long)d->dtb_gpa,
 		       d->cfg.enhanced ? ", xen,enhanced" : "", d->cfg.vpl011 ? ", vpl011" : "",
-		       (d->cfg.nr_iomem != 0U) ? ", devices" : "");
+		       (d->cfg.nr_iomem != 0U) ? ", devices" : "", extra);
 	}
 }
 

@@ -326,29 +326,132 @@ static int d0l_restart(struct d0l_ctx *c, int node, struct domain_config *cfg)
 }
 
 /*
- * Xen's static allocation (xen,static-mem), the same thing as
- * bulkhead,memory-base: one range whose size is the partition's memory.
+ * Xen's static allocation (booting.txt "Static Allocation"): xen,static-mem
+ * holds one or more <address size> ranges that together make the
+ * partition's memory. Xen 4.17 reads their cells from the domain node's
+ * parent (/chosen) #address-cells and #size-cells; Xen 4.16's
+ * #xen,static-mem-address-cells/-size-cells win when a tree has them.
  */
 static int d0l_static_mem(struct d0l_ctx *c, int node, struct domain_config *cfg)
 {
 	uint32_t ac = 0U;
 	uint32_t sc = 0U;
+	uint64_t total = 0U;
 	const uint8_t *p;
+	uint32_t n;
+	uint32_t i;
 	int len;
 
 	p = fdt_getprop(c->f, node, "xen,static-mem", &len);
-	if ((fdt_prop_u32(c->f, node, "#xen,static-mem-address-cells", &ac) != 0) ||
-	    (fdt_prop_u32(c->f, node, "#xen,static-mem-size-cells", &sc) != 0) ||
-	    (ac < 1U) || (ac > 2U) || (sc < 1U) || (sc > 2U)) {
-		return d0l_err(c, node, 0, "xen,static-mem needs #xen,static-mem-address-cells "
-			       "and #xen,static-mem-size-cells of 1 or 2");
+	if (fdt_has_prop(c->f, node, "#xen,static-mem-address-cells") ||
+	    fdt_has_prop(c->f, node, "#xen,static-mem-size-cells")) {
+		if ((fdt_prop_u32(c->f, node, "#xen,static-mem-address-cells", &ac) != 0) ||
+		    (fdt_prop_u32(c->f, node, "#xen,static-mem-size-cells", &sc) != 0)) {
+			ac = 0U;
+		}
+	} else {
+		int parent = fdt_parent(c->f, node);
+		int a = fdt_address_cells(c->f, parent);
+		int s = fdt_size_cells(c->f, parent);
+		ac = (a > 0) ? (uint32_t)a : 0U;
+		sc = (s > 0) ? (uint32_t)s : 0U;
 	}
-	if ((p == NULL) || ((uint32_t)len != (ac + sc) * 4U)) {
-		return d0l_err(c, node, 0, "xen,static-mem: exactly one range is supported");
+	if ((ac < 1U) || (ac > 2U) || (sc < 1U) || (sc > 2U)) {
+		return d0l_err(c, node, 0, "xen,static-mem needs address and size cells of 1 or 2 "
+			       "(/chosen #address-cells/#size-cells, or Xen 4.16's "
+			       "#xen,static-mem-address-cells/-size-cells)");
 	}
-	cfg->mem_maddr = fdt_read_cells(p, ac);
-	if (fdt_read_cells(&p[4U * ac], sc) != cfg->mem_bytes) {
+	if ((p == NULL) || (len <= 0) || (((uint32_t)len % ((ac + sc) * 4U)) != 0U)) {
+		return d0l_err(c, node, 0, "xen,static-mem must be <address size> ranges of %u+%u "
+			       "cells", ac, sc);
+	}
+	n = (uint32_t)len / ((ac + sc) * 4U);
+	if (n > DOMAIN_MAX_MEM_BANKS) {
+		return d0l_err(c, node, 0, "xen,static-mem has %u ranges, at most %u", n,
+			       DOMAIN_MAX_MEM_BANKS);
+	}
+	for (i = 0U; i < n; i++) {
+		const uint8_t *e = &p[i * (ac + sc) * 4U];
+		paddr_t a = fdt_read_cells(e, ac);
+		uint64_t s = fdt_read_cells(&e[4U * ac], sc);
+		uint32_t j;
+		if ((a == 0U) || (s == 0U) || (PAGE_OFFSET_OF(a) != 0U) ||
+		    (PAGE_OFFSET_OF(s) != 0U) || (a + s < a)) {
+			return d0l_err(c, node, 0, "xen,static-mem range 0x%llx+0x%llx is not "
+				       "page aligned", (unsigned long long)a, (unsigned long long)s);
+		}
+		for (j = 0U; j < i; j++) {
+			if (mem_range_overlap(a, s, cfg->mem_bank[j].maddr, cfg->mem_bank[j].size)) {
+				return d0l_err(c, node, 0, "xen,static-mem ranges 0x%llx and 0x%llx "
+					       "overlap", (unsigned long long)cfg->mem_bank[j].maddr,
+					       (unsigned long long)a);
+			}
+		}
+		cfg->mem_bank[i].maddr = a;
+		cfg->mem_bank[i].size = s;
+		total += s;
+	}
+	if (total != cfg->mem_bytes) {
 		return d0l_err(c, node, 0, "xen,static-mem size differs from memory");
+	}
+	cfg->nr_mem_banks = n;
+	cfg->mem_maddr = cfg->mem_bank[0].maddr;
+	return 0;
+}
+
+static int d0l_fixed_ram_checks(struct d0l_ctx *c, int node, struct domain_config *cfg)
+{
+	uint32_t i;
+
+	for (i = 0U; i < cfg->nr_mem_banks; i++) {
+		const struct ram_range *b = &cfg->mem_bank[i];
+		if ((b->maddr == 0U) || (PAGE_OFFSET_OF(b->maddr) != 0U) ||
+		    (b->maddr + b->size < b->maddr)) {
+			return d0l_err(c, node, 0, "fixed RAM base 0x%llx is not a page-aligned "
+				       "address", (unsigned long long)b->maddr);
+		}
+		if ((c->lim->nr_banks != 0U) &&
+		    !mem_range_in_banks(c->lim->banks, c->lim->nr_banks, b->maddr, b->size)) {
+			return d0l_err(c, node, 0, "RAM 0x%llx-0x%llx (bulkhead,memory-base) is "
+				       "outside the board's RAM", (unsigned long long)b->maddr,
+				       (unsigned long long)(b->maddr + b->size - 1U));
+		}
+	}
+	return 0;
+}
+
+/*
+ * direct-map (Xen's binding: only with static memory): the guest sees its
+ * RAM at the machine addresses, so a device without an IOMMU can DMA into
+ * it. That RAM must keep clear of the guest's fixed windows (Bulkhead keeps
+ * its usual layout for the vGIC, vpl011 and grant window) and of the
+ * 39-bit guest address space's end.
+ */
+static int d0l_direct_map(struct d0l_ctx *c, int node, struct domain_config *cfg)
+{
+	uint32_t i;
+
+	cfg->direct_map = fdt_has_prop(c->f, node, "direct-map");
+	if (!cfg->direct_map) {
+		return 0;
+	}
+	if (cfg->nr_mem_banks == 0U) {
+		return d0l_err(c, node, 0, "direct-map needs static memory (xen,static-mem)");
+	}
+	for (i = 0U; i < cfg->nr_mem_banks; i++) {
+		const struct ram_range *b = &cfg->mem_bank[i];
+		if (b->maddr + b->size > (ULL(1) << 39)) {
+			return d0l_err(c, node, 0, "direct-map RAM 0x%llx-0x%llx is beyond the 39-bit "
+				       "guest address space", (unsigned long long)b->maddr,
+				       (unsigned long long)(b->maddr + b->size - 1U));
+		}
+		/* The vpl011's window counts whether or not this partition has one. */
+		if (d0l_guest_window(b->maddr, b->size, true) != NULL) {
+			return d0l_err(c, node, 0, "direct-map RAM 0x%llx-0x%llx overlaps %s of the "
+				       "guest's layout", (unsigned long long)b->maddr,
+				       (unsigned long long)(b->maddr + b->size - 1U),
+				       d0l_guest_window(b->maddr, b->size, true));
+		}
 	}
 	return 0;
 }
@@ -371,29 +474,28 @@ static int d0l_memory(struct d0l_ctx *c, int node, struct domain_config *cfg)
 	}
 	cfg->mem_bytes = kib * KIB;
 	cfg->mem_maddr = 0U;
+	cfg->nr_mem_banks = 0U;
 	rc = fdt_prop_u64(c->f, node, "bulkhead,memory-base", &cfg->mem_maddr);
 	if ((rc != 0) && (rc != -FDT_ERR_NOTFOUND)) {
 		return d0l_err(c, node, rc, "bulkhead,memory-base must be one 64-bit address");
 	}
-	if ((rc == -FDT_ERR_NOTFOUND) && fdt_has_prop(c->f, node, "xen,static-mem")) {
+	if (rc == 0) {
+		cfg->nr_mem_banks = 1U;
+		cfg->mem_bank[0].maddr = cfg->mem_maddr;
+		cfg->mem_bank[0].size = cfg->mem_bytes;
+	} else if (fdt_has_prop(c->f, node, "xen,static-mem")) {
 		rc = d0l_static_mem(c, node, cfg);
 		if (rc != 0) {
 			return rc;
 		}
-		rc = 0;
+	} else {
+		/* Placed at boot. */
 	}
-	if ((rc == 0) && ((cfg->mem_maddr == 0U) || (PAGE_OFFSET_OF(cfg->mem_maddr) != 0U) ||
-			  (cfg->mem_maddr + cfg->mem_bytes < cfg->mem_maddr))) {
-		return d0l_err(c, node, 0, "fixed RAM base 0x%llx is not a page-aligned "
-			       "address", (unsigned long long)cfg->mem_maddr);
+	rc = d0l_fixed_ram_checks(c, node, cfg);
+	if (rc == 0) {
+		rc = d0l_direct_map(c, node, cfg);
 	}
-	if ((cfg->mem_maddr != 0U) && (c->lim->nr_banks != 0U) &&
-	    !mem_range_in_banks(c->lim->banks, c->lim->nr_banks, cfg->mem_maddr, cfg->mem_bytes)) {
-		return d0l_err(c, node, 0, "RAM 0x%llx-0x%llx (bulkhead,memory-base) is outside "
-			       "the board's RAM", (unsigned long long)cfg->mem_maddr,
-			       (unsigned long long)(cfg->mem_maddr + cfg->mem_bytes - 1U));
-	}
-	return 0;
+	return rc;
 }
 
 static int d0l_cpus(struct d0l_ctx *c, int node, struct domain_config *cfg)
@@ -534,33 +636,38 @@ static int d0l_check_overlaps(struct d0l_ctx *c)
 {
 	uint32_t i;
 	uint32_t j;
+	uint32_t x;
+	uint32_t y;
 
 	for (i = 0U; i < c->out->nr_domains; i++) {
 		const struct domain_config *a = &c->out->dom[i];
-		if (a->mem_maddr == 0U) {
-			continue;
-		}
-		for (j = 0U; j < c->out->nr_domains; j++) {
-			const struct domain_config *b = &c->out->dom[j];
-			const struct boot_module *mods[3] = { &b->kernel, &b->ramdisk, &b->dtb };
-			unsigned int k;
-			if ((j != i) && (b->mem_maddr != 0U) &&
-			    mem_range_overlap(a->mem_maddr, a->mem_bytes, b->mem_maddr,
-					      b->mem_bytes)) {
-				return d0l_err(c, c->out->node[(i > j) ? i : j], 0,
-					       "RAM (bulkhead,memory-base) overlaps the RAM of %s",
-					       c->out->dom[(i > j) ? j : i].name);
-			}
-			for (k = 0U; k < 3U; k++) {
-				if (mem_range_overlap(a->mem_maddr, a->mem_bytes, mods[k]->start,
-						      mods[k]->size)) {
-					return d0l_err(c, c->out->node[i], 0,
-						       "RAM 0x%llx-0x%llx overlaps a module of %s "
-						       "at 0x%llx",
-						       (unsigned long long)a->mem_maddr,
-						       (unsigned long long)(a->mem_maddr +
-									    a->mem_bytes - 1U),
-						       b->name, (unsigned long long)mods[k]->start);
+		for (x = 0U; x < a->nr_mem_banks; x++) {
+			const struct ram_range *ra = &a->mem_bank[x];
+			for (j = 0U; j < c->out->nr_domains; j++) {
+				const struct domain_config *b = &c->out->dom[j];
+				const struct boot_module *mods[3] = { &b->kernel, &b->ramdisk, &b->dtb };
+				unsigned int k;
+				for (y = 0U; (j != i) && (y < b->nr_mem_banks); y++) {
+					if (mem_range_overlap(ra->maddr, ra->size, b->mem_bank[y].maddr,
+							      b->mem_bank[y].size)) {
+						return d0l_err(c, c->out->node[(i > j) ? i : j], 0,
+							       "RAM (bulkhead,memory-base) overlaps the "
+							       "RAM of %s",
+							       c->out->dom[(i > j) ? j : i].name);
+					}
+				}
+				for (k = 0U; k < 3U; k++) {
+					if (mem_range_overlap(ra->maddr, ra->size, mods[k]->start,
+							      mods[k]->size)) {
+						return d0l_err(c, c->out->node[i], 0,
+							       "RAM 0x%llx-0x%llx overlaps a module of %s "
+							       "at 0x%llx",
+							       (unsigned long long)ra->maddr,
+							       (unsigned long long)(ra->maddr + ra->size -
+										    1U),
+							       b->name,
+							       (unsigned long long)mods[k]->start);
+					}
 				}
 			}
 		}
@@ -727,6 +834,9 @@ int dom0less_parse(const struct fdt *f, const struct dom0less_limits *lim,
 	}
 	if (rc == 0) {
 		rc = d0l_all_evtchns(&c);
+	}
+	if (rc == 0) {
+		rc = d0l_all_vbds(&c);
 	}
 	return rc;
 }

@@ -215,13 +215,26 @@ void dom0less_hyp_devices_from_dt(const struct fdt *f, struct dom0less_limits *l
 
 /* ------------------------------------------------------------ xen,reg */
 
+const char *d0l_guest_window(paddr_t base, uint64_t size, bool vpl011)
+{
+	const char *what = NULL;
+
+	if (mem_range_overlap(base, size, GUEST_GICD_BASE, GUEST_GIC_END - GUEST_GICD_BASE)) {
+		what = "the virtual GIC";
+	} else if (mem_range_overlap(base, size, GUEST_GNTTAB_BASE, GUEST_GNTTAB_SIZE)) {
+		what = "the grant-table window";
+	} else if (vpl011 && mem_range_overlap(base, size, GUEST_PL011_BASE, GUEST_PL011_SIZE)) {
+		what = "the vpl011";
+	} else {
+		/* Clear of the fixed windows. */
+	}
+	return what;
+}
+
 static int d0l_guest_range(const struct d0l_dev *dv, paddr_t g, uint64_t size)
 {
 	const struct domain_config *cfg = &dv->c->out->dom[dv->di];
-	static const struct { paddr_t base; uint64_t size; const char *what; } fixed[] = {
-		{ GUEST_GICD_BASE, GUEST_GIC_END - GUEST_GICD_BASE, "the virtual GIC" },
-		{ GUEST_GNTTAB_BASE, GUEST_GNTTAB_SIZE, "the grant-table window" },
-	};
+	const char *win = d0l_guest_window(g, size, cfg->vpl011);
 	unsigned int i;
 
 	if ((g + size < g) || (g + size > IPA_LIMIT)) {
@@ -229,21 +242,19 @@ static int d0l_guest_range(const struct d0l_dev *dv, paddr_t g, uint64_t size)
 				   "guest address space", (unsigned long long)g,
 				   (unsigned long long)(g + size - 1U));
 	}
-	for (i = 0U; i < ARRAY_SIZE(fixed); i++) {
-		if (mem_range_overlap(g, size, fixed[i].base, fixed[i].size)) {
-			return d0l_dev_err(dv, "xen,reg guest range 0x%llx-0x%llx overlaps %s",
-					   (unsigned long long)g, (unsigned long long)(g + size - 1U),
-					   fixed[i].what);
+	if (win != NULL) {
+		return d0l_dev_err(dv, "xen,reg guest range 0x%llx-0x%llx overlaps %s",
+				   (unsigned long long)g, (unsigned long long)(g + size - 1U), win);
+	}
+	/* Its RAM as the guest sees it: at GUEST_RAM0_BASE, or where it is (direct-map). */
+	for (i = 0U; i < (cfg->direct_map ? cfg->nr_mem_banks : 1U); i++) {
+		paddr_t rb = cfg->direct_map ? cfg->mem_bank[i].maddr : GUEST_RAM0_BASE;
+		uint64_t rs = cfg->direct_map ? cfg->mem_bank[i].size : cfg->mem_bytes;
+		if (mem_range_overlap(g, size, rb, rs)) {
+			return d0l_dev_err(dv, "xen,reg guest range 0x%llx-0x%llx overlaps the "
+					   "partition's RAM", (unsigned long long)g,
+					   (unsigned long long)(g + size - 1U));
 		}
-	}
-	if (cfg->vpl011 && mem_range_overlap(g, size, GUEST_PL011_BASE, GUEST_PL011_SIZE)) {
-		return d0l_dev_err(dv, "xen,reg guest range 0x%llx-0x%llx overlaps the vpl011",
-				   (unsigned long long)g, (unsigned long long)(g + size - 1U));
-	}
-	if (mem_range_overlap(g, size, GUEST_RAM0_BASE, cfg->mem_bytes)) {
-		return d0l_dev_err(dv, "xen,reg guest range 0x%llx-0x%llx overlaps the "
-				   "partition's RAM", (unsigned long long)g,
-				   (unsigned long long)(g + size - 1U));
 	}
 	for (i = 0U; i < cfg->nr_iomem; i++) {
 		if (mem_range_overlap(g, size, cfg->iomem[i].gaddr, cfg->iomem[i].size)) {
@@ -277,9 +288,11 @@ static int d0l_host_range(const struct d0l_dev *dv, paddr_t m, uint64_t size)
 	}
 	for (j = 0U; j < dv->di; j++) {
 		const struct domain_config *o = &c->out->dom[j];
-		if ((o->mem_maddr != 0U) && mem_range_overlap(m, size, o->mem_maddr, o->mem_bytes)) {
-			return d0l_dev_err(dv, "xen,reg 0x%llx-0x%llx overlaps the RAM of %s", lo, hi,
-					   o->name);
+		for (i = 0U; i < o->nr_mem_banks; i++) {
+			if (mem_range_overlap(m, size, o->mem_bank[i].maddr, o->mem_bank[i].size)) {
+				return d0l_dev_err(dv, "xen,reg 0x%llx-0x%llx overlaps the RAM of %s", lo,
+						   hi, o->name);
+			}
 		}
 		for (i = 0U; i < o->nr_iomem; i++) {
 			if (mem_range_overlap(m, size, o->iomem[i].maddr, o->iomem[i].size)) {

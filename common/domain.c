@@ -61,17 +61,73 @@ static void domain_vcpus_init(struct domain *d)
 	}
 }
 
+paddr_t domain_vbd_gpa(const struct domain *d)
+{
+	return d->ram_gpa + ROUND_UP(d->ram_bytes, UL(2) << 20);
+}
+
+paddr_t domain_ram_maddr(const struct domain *d, uint64_t off)
+{
+	uint64_t left = off;
+	uint32_t i;
+
+	for (i = 0U; (i < d->nr_ram_banks) && (i < DOMAIN_MAX_MEM_BANKS); i++) {
+		if (left < d->ram_bank[i].size) {
+			return d->ram_bank[i].maddr + left;
+		}
+		left -= d->ram_bank[i].size;
+	}
+	return d->ram_maddr + off;   /* callers keep off below ram_bytes */
+}
+
+/*
+ * The RAM banks from the configuration: its fixed ranges, or the one
+ * placed at boot; back to back from GUEST_RAM0_BASE, or each at its
+ * machine address with direct-map.
+ */
+static void domain_ram_layout(struct domain *d)
+{
+	const struct domain_config *cfg = &d->cfg;
+	paddr_t gpa = GUEST_RAM0_BASE;
+	uint32_t i;
+
+	if ((cfg->nr_mem_banks == 0U) || (cfg->nr_mem_banks > DOMAIN_MAX_MEM_BANKS)) {
+		d->nr_ram_banks = 1U;
+		d->ram_bank[0] = (struct ram_bank){ .maddr = d->ram_maddr, .size = d->ram_bytes,
+						    .gpa = cfg->direct_map ? d->ram_maddr : gpa };
+	} else {
+		d->nr_ram_banks = cfg->nr_mem_banks;
+		for (i = 0U; i < cfg->nr_mem_banks; i++) {
+			d->ram_bank[i].maddr = cfg->mem_bank[i].maddr;
+			d->ram_bank[i].size = cfg->mem_bank[i].size;
+			d->ram_bank[i].gpa = cfg->direct_map ? cfg->mem_bank[i].maddr : gpa;
+			gpa += cfg->mem_bank[i].size;
+		}
+	}
+	d->ram_maddr = d->ram_bank[0].maddr;
+	d->ram_gpa = d->ram_bank[0].gpa;
+}
+
 int domain_map_static(struct domain *d)
 {
 	uint32_t i;
-	int rc;
+	int rc = 0;
 
-	rc = p2m_map_range(&d->p2m, gaddr_to_gfn(d->ram_gpa), maddr_to_mfn(d->ram_maddr),
-			   d->ram_bytes >> PAGE_SHIFT, p2m_ram_rw);
+	for (i = 0U; (rc == 0) && (i < d->nr_ram_banks) && (i < DOMAIN_MAX_MEM_BANKS); i++) {
+		const struct ram_bank *b = &d->ram_bank[i];
+		rc = p2m_map_range(&d->p2m, gaddr_to_gfn(b->gpa), maddr_to_mfn(b->maddr),
+				   b->size >> PAGE_SHIFT, p2m_ram_rw);
+	}
 	if (rc == 0) {
 		/* Grant mappings then only ever write leaf entries. */
 		rc = p2m_prealloc(&d->p2m, gaddr_to_gfn(GUEST_GNTTAB_BASE),
 				  GUEST_GNTTAB_SIZE >> PAGE_SHIFT);
+	}
+	/* The disks it serves (bulkhead,vbd): mapped again on restart, never scrubbed then. */
+	if ((rc == 0) && (d->cfg.vbd_bytes != 0U)) {
+		rc = p2m_map_range(&d->p2m, gaddr_to_gfn(domain_vbd_gpa(d)),
+				   maddr_to_mfn(d->cfg.vbd_maddr), d->cfg.vbd_bytes >> PAGE_SHIFT,
+				   p2m_ram_rw);
 	}
 	/* Assigned device memory (xen,reg), checked page aligned and free by the parser. */
 	for (i = 0U; (rc == 0) && (i < d->cfg.nr_iomem) && (i < DOMAIN_MAX_IOMEM); i++) {
@@ -128,9 +184,13 @@ int domain_create(domid_t id, const struct domain_config *cfg)
 	} else {
 		rc = mm_boot_alloc(cfg->mem_bytes, UL(2) << 20, &d->ram_maddr);
 	}
+	if (rc == 0) {
+		domain_ram_layout(d);
+	}
 	if ((rc == 0) && (CONFIG_BOOT_SCRUB != 0)) {
 		/* New owner: nothing of what the RAM held before may reach it. */
 		domain_scrub(d);
+		domain_scrub_range(cfg->vbd_maddr, cfg->vbd_bytes);
 	}
 	if (rc == 0) {
 		rc = domain_build_memory(d);

@@ -57,7 +57,7 @@ static int dom_write(struct domain *d, uint64_t off, const uint8_t *src, uint64_
 	/* LOOP-BOUND: each round copies n >= 1 bytes (to the page end), so at most len / PAGE_SIZE
 	 * + 1 rounds; len was checked against the partition's RAM. */
 	while (done < len) {
-		paddr_t ma = d->ram_maddr + off + done;
+		paddr_t ma = domain_ram_maddr(d, off + done);
 		uint64_t n = MIN(len - done, PAGE_SIZE - PAGE_OFFSET_OF(ma));
 		uint8_t *va = map_domain_page(maddr_to_mfn(ma));
 		(void)memcpy(&va[PAGE_OFFSET_OF(ma)], &src[done], n);
@@ -87,7 +87,7 @@ static int dom_copy_module(struct domain *d, uint64_t off, const struct boot_mod
 	 * / PAGE_SIZE + 2 rounds; size was checked against the partition's RAM. */
 	while (done < m->size) {
 		paddr_t src = m->start + done;
-		paddr_t dst = d->ram_maddr + off + done;
+		paddr_t dst = domain_ram_maddr(d, off + done);
 		uint64_t n = MIN(m->size - done, PAGE_SIZE - PAGE_OFFSET_OF(src));
 		uint8_t *s;
 		uint8_t *t;
@@ -100,6 +100,16 @@ static int dom_copy_module(struct domain *d, uint64_t off, const struct boot_mod
 		done += n;
 	}
 	return 0;
+}
+
+/*
+ * The RAM the kernel, its device tree and ramdisk go in, from ram_gpa: all
+ * of it when the guest sees it in one piece, the first bank when it sees
+ * its banks where they are (direct-map with several ranges).
+ */
+static uint64_t dom_load_bytes(const struct domain *d)
+{
+	return (d->cfg.direct_map && (d->nr_ram_banks > 1U)) ? d->ram_bank[0].size : d->ram_bytes;
 }
 
 static uint64_t le64(const uint8_t *p)
@@ -135,7 +145,7 @@ static int kernel_layout(const struct domain *d, uint64_t *load_off, uint64_t *e
 			span = MAX(k->size, le64(&hdr[16]));
 		}
 	}
-	if ((text_offset >= d->ram_bytes) || (span > d->ram_bytes - text_offset)) {
+	if ((text_offset >= dom_load_bytes(d)) || (span > dom_load_bytes(d) - text_offset)) {
 		return -XEN_ENOMEM;
 	}
 	*load_off = text_offset;
@@ -154,6 +164,27 @@ static void dt_cells2(struct fdt_writer *w, const char *name, uint64_t a, uint64
 	uint32_t c[4] = { (uint32_t)(a >> 32), (uint32_t)a, (uint32_t)(b >> 32), (uint32_t)b };
 
 	fdt_w_prop_cells(w, name, c, 4U);
+}
+
+/* Its RAM in one range, or with direct-map each bank where it is. */
+static void dt_memory_reg(struct fdt_writer *w, const struct domain *d)
+{
+	uint32_t c[4U * DOMAIN_MAX_MEM_BANKS];
+	uint32_t n = 0U;
+	uint32_t i;
+
+	if (!d->cfg.direct_map || (d->nr_ram_banks <= 1U)) {
+		dt_cells2(w, "reg", d->ram_gpa, d->ram_bytes);
+		return;
+	}
+	for (i = 0U; (i < d->nr_ram_banks) && (i < DOMAIN_MAX_MEM_BANKS); i++) {
+		c[n] = (uint32_t)(d->ram_bank[i].gpa >> 32);
+		c[n + 1U] = (uint32_t)d->ram_bank[i].gpa;
+		c[n + 2U] = (uint32_t)(d->ram_bank[i].size >> 32);
+		c[n + 3U] = (uint32_t)d->ram_bank[i].size;
+		n += 4U;
+	}
+	fdt_w_prop_cells(w, "reg", c, n);
 }
 
 static void dt_gic(struct fdt_writer *w, const struct domain *d)
@@ -248,6 +279,33 @@ static void dt_devices(struct fdt_writer *w, const struct domain *d)
 		fdt_w_prop_u32(w, "interrupt-parent", dt_gic_phandle(d));
 		/* Linux's sbsa-uart driver refuses a node without a baud rate. */
 		fdt_w_prop_u32(w, "current-speed", 115200U);
+		fdt_w_end_node(w);
+	}
+}
+
+/*
+ * The virtual disks d serves (bulkhead,vbd of other partitions), one node
+ * each at the guest address of its bytes: what the backend partition needs
+ * to find its disks and what to offer; xenstore has the rest.
+ */
+static void dt_vbds(struct fdt_writer *w, const struct domain *d)
+{
+	char name[32];
+	uint32_t i;
+
+	for (i = 0U; (i < d->cfg.nr_vbds) && (i < DOMAIN_MAX_VBDS); i++) {
+		const struct vbd_config *v = &d->cfg.vbd[i];
+		paddr_t gpa = domain_vbd_gpa(d) + v->offset;
+		/* frontend-id, virtual-device, then the offer (docs/device-tree.md). */
+		uint32_t offer[8] = { v->fe, v->devid, v->persistent ? 1U : 0U, v->max_indirect,
+				      v->max_ring_order, v->max_queues, v->max_pers,
+				      v->readonly ? 1U : 0U };
+
+		(void)bh_snprintf(name, sizeof(name), "vbd@%llx", (unsigned long long)gpa);
+		fdt_w_begin_node(w, name);
+		fdt_w_prop_string(w, "compatible", "bulkhead,vbd-backend");
+		dt_cells2(w, "reg", gpa, v->bytes);
+		fdt_w_prop_cells(w, "bulkhead,vbd", offer, 8U);
 		fdt_w_end_node(w);
 	}
 }
@@ -370,11 +428,12 @@ int domain_build_dt(const struct domain *d, void *buf, size_t cap, paddr_t initr
 	(void)bh_snprintf(name, sizeof(name), "memory@%llx", (unsigned long long)d->ram_gpa);
 	fdt_w_begin_node(&w, name);
 	fdt_w_prop_string(&w, "device_type", "memory");
-	dt_cells2(&w, "reg", d->ram_gpa, d->ram_bytes);
+	dt_memory_reg(&w, d);
 	fdt_w_end_node(&w);
 	dt_partial(&w, d);
 	dt_gic(&w, d);
 	dt_devices(&w, d);
+	dt_vbds(&w, d);
 	fdt_w_end_node(&w);
 	return fdt_w_finish(&w);
 }
@@ -388,7 +447,7 @@ static int place_modules(const struct domain *d, uint64_t kern_off, uint64_t ker
 			 uint64_t modlen, uint64_t *modbase)
 {
 	uint64_t modsize = ROUND_UP(modlen, MIB(2));
-	uint64_t ram = d->ram_bytes;
+	uint64_t ram = dom_load_bytes(d);
 
 	if ((ram >= MIB(128) + modsize) && (kern_end < MIB(128))) {
 		*modbase = MIB(128);

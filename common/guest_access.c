@@ -58,7 +58,7 @@ static int copy_page_piece(struct domain *d, paddr_t gpa, void *buf, size_t len,
  */
 static bool maddr_in_own_ram(const struct domain *d, paddr_t ma)
 {
-	return (ma >= d->ram_maddr) && ((ma - d->ram_maddr) < d->ram_bytes);
+	return domain_ram_owns(d, ma);
 }
 
 /* gva of v, translated for the access, lands in its partition's own RAM at *ma. */

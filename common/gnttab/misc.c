@@ -184,7 +184,7 @@ static struct domain *gnttab_page_owner(mfn_t mfn)
 	for (id = 1U; id <= CONFIG_MAX_DOMAINS; id++) {
 		struct domain *d = domain_by_id(id);
 
-		if ((d != NULL) && (ma >= d->ram_maddr) && (ma < (d->ram_maddr + d->ram_bytes))) {
+		if ((d != NULL) && domain_ram_owns(d, ma)) {
 			return d;
 		}
 	}

@@ -59,9 +59,20 @@ struct domain {
 	/* Others' mappings of its grants removed at its restarts (run summary). */
 	uint64_t gnttab_forced_unmaps;
 	struct domain_config cfg;
-	paddr_t ram_maddr;      /* machine address of guest RAM */
-	paddr_t ram_gpa;        /* where the guest sees it (GUEST_RAM0_BASE) */
-	uint64_t ram_bytes;
+	paddr_t ram_maddr;      /* machine address of guest RAM (its first bank) */
+	paddr_t ram_gpa;        /* where the guest sees it (GUEST_RAM0_BASE; direct-map: ram_maddr) */
+	uint64_t ram_bytes;     /* all banks */
+	/*
+	 * Machine RAM in guest order: one bank, or xen,static-mem's ranges. The
+	 * guest sees them back to back from ram_gpa, or each at its machine
+	 * address with direct-map.
+	 */
+	uint32_t nr_ram_banks;
+	struct ram_bank {
+		paddr_t maddr;
+		paddr_t gpa;
+		uint64_t size;
+	} ram_bank[DOMAIN_MAX_MEM_BANKS];
 	/*
 	 * Xen's page accounting (XENMEM_*_reservation): max_pages is the RAM
 	 * of the device tree, tot_pages what the partition holds of it. Pages
@@ -105,6 +116,10 @@ void domain_restart(struct domain *d);
  * boot; restart: from the old incarnation), before anything is loaded.
  */
 void domain_scrub(struct domain *d);
+/* Zero [maddr, maddr + bytes) of machine memory a partition is given (its disks at boot). */
+void domain_scrub_range(paddr_t maddr, uint64_t bytes);
+/* Where d sees the region of the virtual disks it serves: after its RAM, 2 MiB aligned. */
+paddr_t domain_vbd_gpa(const struct domain *d);
 /* Zero d's shared_info page (a hypervisor page the partition maps). */
 void domain_clear_shared_info(const struct domain *d);
 /*
@@ -127,6 +142,21 @@ static inline void stat_inc(uint64_t *counter)
 
 /* The hypervisor's last line: partitions, events, grant mappings, status. */
 void domain_print_summary(int status);
+
+/* Machine address of byte off of d's RAM (its banks in order); off < ram_bytes. */
+paddr_t domain_ram_maddr(const struct domain *d, uint64_t off);
+
+/* ma is in d's own RAM. The first bank is checked first: most partitions have one. */
+static inline bool domain_ram_owns(const struct domain *d, paddr_t ma)
+{
+	bool in = (ma >= d->ram_maddr) && ((ma - d->ram_maddr) < d->ram_bank[0].size);
+	uint32_t i;
+
+	for (i = 1U; !in && (i < d->nr_ram_banks) && (i < DOMAIN_MAX_MEM_BANKS); i++) {
+		in = (ma >= d->ram_bank[i].maddr) && ((ma - d->ram_bank[i].maddr) < d->ram_bank[i].size);
+	}
+	return in;
+}
 
 static inline struct vcpu *current_vcpu(void)
 {

@@ -20,7 +20,9 @@
 #define DOMAIN_MAX_IOMEM U(8)      /* xen,reg ranges of a partition's assigned devices */
 #define DOMAIN_MAX_DEV_IRQS U(16)  /* interrupts of a partition's assigned devices */
 #define DOMAIN_GIC_PHANDLE U(65000) /* Xen's GUEST_PHANDLE_GIC */
+#define DOMAIN_MAX_MEM_BANKS U(4)  /* xen,static-mem ranges */
 #define DOMAIN_PFDT_MAX U(4096)    /* bytes of a partial device tree (multiboot,device-tree) */
+#define DOMAIN_MAX_VBDS U(4)       /* virtual disks one partition serves (bulkhead,vbd) */
 
 enum restart_policy {
 	RESTART_NEVER = 0, /* stay stopped, others keep running (default) */
@@ -39,6 +41,12 @@ struct static_evtchn {
 	uint32_t remote_port;
 };
 
+/* A range of machine RAM. */
+struct ram_range {
+	paddr_t maddr;
+	uint64_t size;
+};
+
 /* Device memory given to a partition (xen,reg = <host size guest>). */
 struct iomem_map {
 	paddr_t maddr;
@@ -52,11 +60,34 @@ struct dev_irq {
 	bool edge;              /* from the host node's flags: edge, else level */
 };
 
+/*
+ * A virtual disk (a bulkhead,vbd node in the frontend's domain node,
+ * docs/device-tree.md), kept by the partition that serves it: its bytes
+ * are at `offset` in that partition's disk region.
+ */
+struct vbd_config {
+	uint16_t fe;            /* domid of the partition that sees it */
+	uint32_t devid;         /* Xen's vdev number: 202 << 8 | disk << 4 (xvda 51712) */
+	char name[8];           /* virtual-device, "xvda" */
+	uint64_t bytes;
+	uint64_t offset;
+	bool readonly;
+	bool persistent;        /* feature-persistent offered */
+	uint32_t max_indirect;  /* feature-max-indirect-segments, 0: none */
+	uint32_t max_ring_order;
+	uint32_t max_queues;
+	uint32_t max_pers;      /* persistent grants per ring */
+};
+
 struct domain_config {
 	char name[DOMAIN_NAME_LEN];       /* the xen,domain node's name */
 	uint32_t nr_vcpus;
 	uint64_t mem_bytes;
 	paddr_t mem_maddr;      /* bulkhead,memory-base: fixed placement, or 0 */
+	/* Fixed RAM (bulkhead,memory-base, xen,static-mem): its ranges, 0 when placed at boot. */
+	uint32_t nr_mem_banks;
+	struct ram_range mem_bank[DOMAIN_MAX_MEM_BANKS];
+	bool direct_map;        /* direct-map: guest-physical RAM = machine RAM */
 	uint32_t pcpus[CONFIG_MAX_VCPUS]; /* physical CPU of each vCPU */
 	bool pcpus_fixed;       /* from bulkhead,cpus (else assigned in DT order) */
 	struct boot_module kernel;
@@ -81,6 +112,11 @@ struct domain_config {
 	struct iomem_map iomem[DOMAIN_MAX_IOMEM];
 	uint32_t nr_dev_irqs;
 	struct dev_irq dev_irq[DOMAIN_MAX_DEV_IRQS];
+	/* Virtual disks it serves, and the region holding them (kept across its restarts). */
+	uint32_t nr_vbds;
+	struct vbd_config vbd[DOMAIN_MAX_VBDS];
+	uint64_t vbd_bytes;
+	paddr_t vbd_maddr;      /* placed at boot */
 };
 
 #endif
