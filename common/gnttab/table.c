@@ -13,10 +13,6 @@
 #include "gnttab_priv.h"
 #include <bulkhead/lib.h>
 
-static struct grant_entry_v1 gnttab_frames[CONFIG_MAX_DOMAINS][GNTTAB_MAX_ENTRIES]
-	__page_aligned __noinit;
-static struct gnttab_active gnttab_active_pool[CONFIG_MAX_DOMAINS][GNTTAB_MAX_ENTRIES]
-	__cacheline_aligned __noinit;
 BUILD_ASSERT(CONFIG_GNTTAB_MAX_FRAMES <= 64); /* frame_lost is one 64-bit word */
 BUILD_ASSERT((GNTTAB_ENTRIES_PER_FRAME * sizeof(struct grant_entry_v1)) == PAGE_SIZE);
 
@@ -25,10 +21,10 @@ BUILD_ASSERT((GNTTAB_ENTRIES_PER_FRAME * sizeof(struct grant_entry_v1)) == PAGE_
 /* Zero frames [from, to) and their active entries. */
 static void gnttab_frames_init(struct grant_table *gt, uint32_t from, uint32_t to)
 {
+	size_t frames = (size_t)to - (size_t)from;
 	uint32_t i;
 
-	(void)memset(&gt->shared[from * GNTTAB_ENTRIES_PER_FRAME], 0,
-		     (size_t)(to - from) * PAGE_SIZE);
+	(void)memset(&gt->shared[from * GNTTAB_ENTRIES_PER_FRAME], 0, frames * PAGE_SIZE);
 	for (i = from * GNTTAB_ENTRIES_PER_FRAME; i < to * GNTTAB_ENTRIES_PER_FRAME; i++) {
 		spin_lock_init(&gt->active[i].lock, LOCK_CLASS_GNTTAB_ACTIVE);
 		gt->active[i].pin = 0U;
@@ -65,6 +61,10 @@ void gnttab_table_clear(struct domain *d)
 
 int gnttab_domain_init(struct domain *d)
 {
+	static struct grant_entry_v1 gnttab_frames[CONFIG_MAX_DOMAINS][GNTTAB_MAX_ENTRIES]
+		__page_aligned BOOT_NOINIT;
+	static struct gnttab_active gnttab_active_pool[CONFIG_MAX_DOMAINS][GNTTAB_MAX_ENTRIES]
+		__cacheline_aligned BOOT_NOINIT;
 	struct grant_table *gt = &d->gt;
 
 	rwlock_init(&gt->lock, LOCK_CLASS_GNTTAB);

@@ -55,7 +55,7 @@ struct grant_table {
 	/* Below: read-mostly, changed only under the write lock. */
 	uint32_t nr_frames __cacheline_aligned; /* frames the guest may use */
 	uint32_t max_frames;             /* max_grant_frames: query_size's max_nr_frames */
-	uint32_t init_frames;            /* frames initialised so far (the pool is __noinit) */
+	uint32_t init_frames;            /* frames initialised so far (the pool is BOOT_NOINIT) */
 	uint32_t maptrack_limit;         /* max_maptrack_frames, in entries */
 	bool resetting;                  /* restart in progress: no new pins */
 	struct grant_entry_v1 *shared;   /* the static frames */

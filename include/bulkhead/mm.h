@@ -47,9 +47,9 @@ void unmap_domain_page_global(void *va);
  * the host.
  */
 #if CONFIG_HOST
-#define __noinit
+#define BOOT_NOINIT
 #else
-#define __noinit __attribute__((section(".noinit")))
+#define BOOT_NOINIT __attribute__((section(".noinit")))
 #endif
 
 /* Hypervisor-owned static pages (pools) are always mapped at EL2. */
