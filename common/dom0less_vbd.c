@@ -58,7 +58,7 @@ static int vbd_backend(struct d0l_ctx *c, uint32_t fi, int node, uint32_t *bi)
 			return 0;
 		}
 	}
-	return d0l_err(c, node, 0, "backend must be <&the xen,domain node serving it>, not its own");
+	return d0l_err(c, node, 0, "backend must be <&another xen,domain node>");
 }
 
 static int vbd_one(struct d0l_ctx *c, uint32_t fi, int node)
@@ -87,7 +87,7 @@ static int vbd_one(struct d0l_ctx *c, uint32_t fi, int node)
 	be = &c->out->dom[bi];
 	/* Both ends talk through xenstore; the disks are seen after the backend's RAM. */
 	if (!fe->enhanced || !be->enhanced || be->direct_map) {
-		return d0l_err(c, node, 0, "needs xen,enhanced in %s and %s, and a backend without "
+		return d0l_err(c, node, 0, "needs xen,enhanced in %s and %s, a backend not "
 			       "direct-map", fe->name, be->name);
 	}
 	(void)fdt_prop_string(c->f, node, "virtual-device", &s);
@@ -100,7 +100,7 @@ static int vbd_one(struct d0l_ctx *c, uint32_t fi, int node)
 	v.fe = (uint16_t)(fi + 1U);
 	if ((fdt_prop_u64(c->f, node, "size", &v.bytes) != 0) || (v.bytes == 0U) ||
 	    (PAGE_OFFSET_OF(v.bytes) != 0U)) {
-		return d0l_err(c, node, 0, "size (bytes, <hi lo>) must be a non-zero multiple of 4 KiB");
+		return d0l_err(c, node, 0, "size must be <hi lo> bytes, a multiple of 4 KiB");
 	}
 	for (i = 0U; (i < 4U) && (rc == 0); i++) {
 		rc = vbd_u32(c, node, cells[i], lim[i][0], lim[i][1], lim[i][2], val[i]);
@@ -132,8 +132,7 @@ static int vbd_one(struct d0l_ctx *c, uint32_t fi, int node)
 	if ((v.bytes > GUEST_RAM0_SIZE) ||
 	    (ROUND_UP(be->mem_bytes, VBD_ALIGN) + be->vbd_bytes + ROUND_UP(v.bytes, VBD_ALIGN) >
 	     GUEST_RAM0_SIZE)) {
-		return d0l_err(c, node, 0, "size: %s's RAM and virtual disks exceed the guest RAM "
-			       "bank", be->name);
+		return d0l_err(c, node, 0, "size: %s's RAM and disks exceed 3 GiB", be->name);
 	}
 	be->vbd_bytes += ROUND_UP(v.bytes, VBD_ALIGN);
 	be->vbd[be->nr_vbds] = v;

@@ -508,32 +508,11 @@ void vgic_maintenance(void)
 	}
 }
 
-bool vgic_vtimer_fired(uint32_t iar)
-{
-	unsigned int cpu = arch_cpu_id();
-	struct vcpu *v = (cpu < CONFIG_NR_CPUS) ? vgic_loaded[cpu] : NULL;
-	struct vgic_cpu *c;
-	irqflags_t f;
-
-	(void)iar;
-	if (v == NULL || !v->online || v->domain->state != DOMAIN_RUNNING) {
-		/* Nobody to give it to: silence the timer of a stopped vCPU. */
-		__asm__ volatile("msr cntv_ctl_el0, xzr\n\tisb" ::: "memory");
-		return false;
-	}
-	c = vgic_cpu_of(v);
-	f = vgic_lock(c);
-	vgic_set_add(&c->pending, GIC_PPI_VTIMER);
-	c->vtimer_hw = true;
-	c->vtimer_active = true;
-	vgic_unlock(c, f);
-	return true;
-}
-
 /*
- * The hardware-linked twin of vgic_raise_direct: irq fired for v while this
- * pCPU runs v's trap with its LRs loaded, nothing else pending: straight into
- * a free LR with the HW bit. Caller holds c's lock.
+ * The hardware-linked twin of vgic_raise_direct: irq (an assigned SPI, or the
+ * virtual timer's PPI) fired for v while this pCPU runs v's trap with its LRs
+ * loaded, nothing else pending: straight into a free LR with the HW bit, as
+ * the flush would load it. Caller holds c's lock.
  */
 static bool vgic_hw_direct(const struct vcpu *v, struct vgic_cpu *c, unsigned int irq)
 {
@@ -552,9 +531,35 @@ static bool vgic_hw_direct(const struct vcpu *v, struct vgic_cpu *c, unsigned in
 		return false;
 	}
 	c->lrs.hw |= U(1) << (unsigned int)i;
-	lr.prio = dist->spi_prio[irq - VGIC_NR_PRIVATE];
+	lr.prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[c->vcpu].prio[irq]
+					  : dist->spi_prio[irq - VGIC_NR_PRIVATE];
 	lr.group1 = dist->version == 3U;
 	gic_hw_write_lr((unsigned int)i, &lr);
+	return true;
+}
+
+bool vgic_vtimer_fired(uint32_t iar)
+{
+	unsigned int cpu = arch_cpu_id();
+	struct vcpu *v = (cpu < CONFIG_NR_CPUS) ? vgic_loaded[cpu] : NULL;
+	struct vgic_cpu *c;
+	irqflags_t f;
+
+	(void)iar;
+	if (v == NULL || !v->online || v->domain->state != DOMAIN_RUNNING) {
+		/* Nobody to give it to: silence the timer of a stopped vCPU. */
+		__asm__ volatile("msr cntv_ctl_el0, xzr\n\tisb" ::: "memory");
+		return false;
+	}
+	c = vgic_cpu_of(v);
+	f = vgic_lock(c);
+	c->vtimer_active = true;
+	/* Taken in v's own trap, its LRs here: straight into an LR, no flush (vgic_hw_direct). */
+	if (!vgic_hw_direct(v, c, GIC_PPI_VTIMER)) {
+		vgic_set_add(&c->pending, GIC_PPI_VTIMER);
+		c->vtimer_hw = true;
+	}
+	vgic_unlock(c, f);
 	return true;
 }
 
