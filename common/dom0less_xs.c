@@ -23,16 +23,14 @@ int d0l_capabilities(struct d0l_ctx *c, int node, struct domain_config *cfg)
 		return d0l_err(c, node, rc, "capabilities must be one cell");
 	}
 	if ((caps & ~DOMAIN_CAPS_XENSTORE) != 0U) {
-		return d0l_err(c, node, 0, "capabilities = <0x%x>: only DOMAIN_CAPS_XENSTORE (0x%x) "
-			       "is supported (no control or hardware domain)", caps,
-			       DOMAIN_CAPS_XENSTORE);
+		return d0l_err(c, node, 0, "capabilities = <0x%x>: only DOMAIN_CAPS_XENSTORE (0x%x)",
+			       caps, DOMAIN_CAPS_XENSTORE);
 	}
 	if (caps == 0U) {
 		return 0;
 	}
 	if (!cfg->enhanced) {
-		return d0l_err(c, node, 0, "the xenstore partition needs xen,enhanced (grant table "
-			       "and event channels)");
+		return d0l_err(c, node, 0, "DOMAIN_CAPS_XENSTORE needs xen,enhanced");
 	}
 	/* The store does not serve itself. */
 	cfg->xs_server = true;
@@ -50,8 +48,7 @@ int d0l_xenstore_check(struct d0l_ctx *c)
 	for (i = 0U; i < o->nr_domains; i++) {
 		if (o->dom[i].xs_server) {
 			if (server >= 0) {
-				return d0l_err(c, o->node[i], 0, "a second xenstore partition "
-					       "(DOMAIN_CAPS_XENSTORE), %s is one",
+				return d0l_err(c, o->node[i], 0, "a second xenstore partition (%s is one)",
 					       o->dom[server].name);
 			}
 			server = (int)i;
@@ -60,19 +57,16 @@ int d0l_xenstore_check(struct d0l_ctx *c)
 			client = (int)i;
 		}
 		if (o->dom[i].xs_client && o->dom[i].direct_map) {
-			return d0l_err(c, o->node[i], 0, "xen,enhanced = \"enabled\" and direct-map: "
-				       "a direct-mapped xenstore client is not supported");
+			return d0l_err(c, o->node[i], 0, "xenstore client with direct-map: not supported");
 		}
 		if (o->dom[i].xs_client && (o->dom[i].mem_bytes <= PAGE_SIZE)) {
-			return d0l_err(c, o->node[i], 0, "memory = <%llu KiB>: a xenstore client "
-				       "gives one page of it to its ring", (unsigned long long)
-				       (o->dom[i].mem_bytes >> 10));
+			return d0l_err(c, o->node[i], 0, "memory = <%llu KiB>: no room for the xenstore ring",
+				       (unsigned long long)(o->dom[i].mem_bytes >> 10));
 		}
 	}
 	if ((client >= 0) && (server < 0)) {
-		return d0l_err(c, o->node[client], 0, "xen,enhanced = \"enabled\" asks for xenstore, "
-			       "but no partition has capabilities = <DOMAIN_CAPS_XENSTORE (0x%x)>",
-			       DOMAIN_CAPS_XENSTORE);
+		return d0l_err(c, o->node[client], 0, "xenstore client, but no partition has "
+			       "DOMAIN_CAPS_XENSTORE");
 	}
 	return 0;
 }

@@ -23,18 +23,10 @@
 #include <public/grant_table.h>
 #include <public/errno.h>
 
-struct xs_part {
-	char name[DOMAIN_NAME_LEN];
-	uint32_t vcpus;
-	uint64_t mem_kib;
-	bool client;
-	uint32_t port;
-};
-
+/* The configuration, kept by the caller for the system's life (boot_config). */
 static struct {
+	const struct dom0less_config *conf;
 	domid_t server;
-	uint32_t nr;
-	struct xs_part part[CONFIG_MAX_DOMAINS];
 } xs_boot;
 
 uint32_t xenstore_port_of(const struct domain_config *cfg)
@@ -59,18 +51,10 @@ void xenstore_configure(const struct dom0less_config *c)
 {
 	uint32_t i;
 
-	(void)memset(&xs_boot, 0, sizeof(xs_boot));
-	xs_boot.nr = MIN(c->nr_domains, (uint32_t)CONFIG_MAX_DOMAINS);
-	for (i = 0U; i < xs_boot.nr; i++) {
-		const struct domain_config *cfg = &c->dom[i];
-		struct xs_part *p = &xs_boot.part[i];
-		(void)bh_snprintf(p->name, sizeof(p->name), "%s", cfg->name);
-		p->vcpus = cfg->nr_vcpus;
-		/* What it has: a client's ring page is not RAM (Linux's balloon target). */
-		p->mem_kib = (cfg->mem_bytes - (cfg->xs_client ? PAGE_SIZE : 0U)) >> 10;
-		p->client = cfg->xs_client;
-		p->port = cfg->xs_client ? xenstore_port_of(cfg) : 0U;
-		if (cfg->xs_server) {
+	xs_boot.conf = c;
+	xs_boot.server = 0U;
+	for (i = 0U; (i < c->nr_domains) && (i < CONFIG_MAX_DOMAINS); i++) {
+		if (c->dom[i].xs_server) {
 			xs_boot.server = (domid_t)(i + 1U);
 		}
 	}
@@ -164,27 +148,29 @@ int xenstore_setup_all(void)
 
 void xenstore_write_dt(struct fdt_writer *w, const struct domain *d)
 {
+	const struct dom0less_config *c = xs_boot.conf;
 	uint32_t i;
 	char name[24];
 
-	if (!d->cfg.xs_server) {
+	if (!d->cfg.xs_server || (c == NULL)) {
 		return;
 	}
 	fdt_w_begin_node(w, "xenstore");
 	fdt_w_prop_string(w, "compatible", "bulkhead,xenstore");
 	fdt_w_prop_u32(w, "version", XENSTORE_DT_VERSION);
 	fdt_w_prop_u32(w, "self", d->domain_id);
-	for (i = 0U; i < xs_boot.nr; i++) {
-		const struct xs_part *p = &xs_boot.part[i];
+	for (i = 0U; (i < c->nr_domains) && (i < CONFIG_MAX_DOMAINS); i++) {
+		const struct domain_config *p = &c->dom[i];
 		(void)bh_snprintf(name, sizeof(name), "domain@%u", i + 1U);
 		fdt_w_begin_node(w, name);
 		fdt_w_prop_u32(w, "domid", i + 1U);
 		fdt_w_prop_string(w, "name", p->name);
-		fdt_w_prop_u32(w, "cpus", p->vcpus);
-		fdt_w_prop_u64(w, "memory", p->mem_kib);
-		if (p->client) {
+		fdt_w_prop_u32(w, "cpus", p->nr_vcpus);
+		/* What it has: a client's ring page is not RAM (Linux's balloon target). */
+		fdt_w_prop_u64(w, "memory", (p->mem_bytes - (p->xs_client ? PAGE_SIZE : 0U)) >> 10);
+		if (p->xs_client) {
 			fdt_w_prop_empty(w, "xenstore-client");
-			fdt_w_prop_u32(w, "event-channel", p->port);
+			fdt_w_prop_u32(w, "event-channel", xenstore_port_of(p));
 			fdt_w_prop_u64(w, "ring-gfn", XENSTORE_RING_GFN);
 		}
 		fdt_w_end_node(w);

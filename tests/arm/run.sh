@@ -43,9 +43,8 @@ check_image() { # $1 = build dir
 	[ "$isz" -ge "$fsz" ] || { fail arm/image-header "image_size $isz < file $fsz"; ok=0; }
 	[ $ok -eq 1 ] && pass arm/image-header
 	read -r text data _ < <(aarch64-linux-gnu-size "$elf" | tail -1)
-	# 136 KiB since the xenstore part (issue 15, 3 KiB): 128 KiB was all but used.
-	echo "image: text $text data $data (text+data $((text + data)) bytes, limit 139264)"
-	if [ $((text + data)) -lt 139264 ]; then pass arm/image-size; else
+	echo "image: text $text data $data (text+data $((text + data)) bytes, limit 131072)"
+	if [ $((text + data)) -lt 131072 ]; then pass arm/image-size; else
 		fail arm/image-size "text+data $((text + data))"; fi
 }
 
