@@ -3,10 +3,16 @@
 #   make run          boot the default partitions on QEMU
 #   make test         every test; ends with "N passed, M failed"
 #   make <board>_defconfig, menuconfig, savedefconfig, all, image, bench-*
+#   make run BOARD=xilinx-zcu102 (or any board: its defconfig, in build/<board>)
 #
 # Everything is built under $(O) (default build/).
 
 SHELL := /bin/bash
+# BOARD=<vendor>-<board>: that board's defconfig, built in build/<vendor>-<board>.
+ifneq ($(BOARD),)
+O ?= build/$(BOARD)
+DEFAULT_DEFCONFIG := $(BOARD)_defconfig
+endif
 O ?= build
 BUILD := $(abspath $(O))
 SRCTREE := $(abspath .)

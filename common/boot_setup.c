@@ -116,7 +116,10 @@ static int boot_reserve(const struct fdt *f, const void *dtb, const struct boot_
 	return rc;
 }
 
-/* Fixed placements first (they must be free), then the rest, lowest first. */
+/*
+ * Fixed placements first (they must be free), then the rest, lowest first;
+ * last each backend's disks (bulkhead,vbd), after every partition's RAM.
+ */
 static int boot_place(const struct fdt *f)
 {
 	struct dom0less_config *c = &boot_config;
@@ -125,18 +128,21 @@ static int boot_place(const struct fdt *f)
 	char path[96];
 	int rc;
 
-	for (pass = 0U; pass < 2U; pass++) {
+	for (pass = 0U; pass < 3U; pass++) {
 		for (i = 0U; i < c->nr_domains; i++) {
 			struct domain_config *d = &c->dom[i];
 			bool fixed = d->mem_maddr != 0U;
+			bool disks = (pass == 2U);
 			uint64_t free;
 			uint64_t big;
 			bool first_pass = (pass == 0U);
 
-			if (fixed != first_pass) {
+			if (disks) {
+				rc = (d->vbd_bytes == 0U) ? 0 :
+				     mm_boot_alloc(d->vbd_bytes, UL(2) << MIB_SHIFT, &d->vbd_maddr);
+			} else if (fixed != first_pass) {
 				continue;
-			}
-			if (fixed) {
+			} else if (fixed) {
 				uint32_t b;
 				rc = 0;
 				for (b = 0U; (rc == 0) && (b < d->nr_mem_banks); b++) {
@@ -153,15 +159,16 @@ static int boot_place(const struct fdt *f)
 			}
 			(void)fdt_node_path(f, c->node[i], path, sizeof(path));
 			free = mm_boot_free_bytes(&big);
-			if (fixed) {
+			if (fixed && !disks) {
 				printk("bulkhead: config: %s: RAM 0x%llx-0x%llx (bulkhead,memory-base) "
 				       "is not free board RAM (hypervisor, DTB, module or another "
 				       "partition)\n", path, (unsigned long long)d->mem_maddr,
 				       (unsigned long long)(d->mem_maddr + d->mem_bytes - 1U));
 			} else {
-				printk("bulkhead: config: %s: cannot place %llu KiB of RAM: %llu KiB "
+				printk("bulkhead: config: %s: cannot place %llu KiB of %s: %llu KiB "
 				       "free, largest free range %llu KiB\n", path,
-				       (unsigned long long)(d->mem_bytes >> 10),
+				       (unsigned long long)((disks ? d->vbd_bytes : d->mem_bytes) >> 10),
+				       disks ? "virtual disks" : "RAM",
 				       (unsigned long long)(free >> 10), (unsigned long long)(big >> 10));
 			}
 			return (rc < 0) ? rc : -XEN_ENOMEM;

@@ -779,5 +779,8 @@ int dom0less_parse(const struct fdt *f, const struct dom0less_limits *lim,
 	if (rc == 0) {
 		rc = d0l_all_evtchns(&c);
 	}
+	if (rc == 0) {
+		rc = d0l_all_vbds(&c);
+	}
 	return rc;
 }

@@ -26,6 +26,8 @@ int d0l_err(struct d0l_ctx *c, int node, int rc, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
 /* The partial device tree of partition di (module node mod): devices, /gic. */
 int d0l_devices(struct d0l_ctx *c, uint32_t di, int mod);
+/* Every partition's bulkhead,vbd children, once all partitions are known. */
+int d0l_all_vbds(struct d0l_ctx *c);
 /*
  * The window of the guest's fixed layout (vGIC, grant window, with vpl011
  * its UART) that [base, base+size) overlaps, or NULL.

@@ -61,6 +61,11 @@ static void domain_vcpus_init(struct domain *d)
 	}
 }
 
+paddr_t domain_vbd_gpa(const struct domain *d)
+{
+	return d->ram_gpa + ROUND_UP(d->ram_bytes, UL(2) << 20);
+}
+
 paddr_t domain_ram_maddr(const struct domain *d, uint64_t off)
 {
 	uint64_t left = off;
@@ -117,6 +122,12 @@ int domain_map_static(struct domain *d)
 		/* Grant mappings then only ever write leaf entries. */
 		rc = p2m_prealloc(&d->p2m, gaddr_to_gfn(GUEST_GNTTAB_BASE),
 				  GUEST_GNTTAB_SIZE >> PAGE_SHIFT);
+	}
+	/* The disks it serves (bulkhead,vbd): mapped again on restart, never scrubbed then. */
+	if ((rc == 0) && (d->cfg.vbd_bytes != 0U)) {
+		rc = p2m_map_range(&d->p2m, gaddr_to_gfn(domain_vbd_gpa(d)),
+				   maddr_to_mfn(d->cfg.vbd_maddr), d->cfg.vbd_bytes >> PAGE_SHIFT,
+				   p2m_ram_rw);
 	}
 	/* Assigned device memory (xen,reg), checked page aligned and free by the parser. */
 	for (i = 0U; (rc == 0) && (i < d->cfg.nr_iomem) && (i < DOMAIN_MAX_IOMEM); i++) {
@@ -179,6 +190,7 @@ int domain_create(domid_t id, const struct domain_config *cfg)
 	if ((rc == 0) && (CONFIG_BOOT_SCRUB != 0)) {
 		/* New owner: nothing of what the RAM held before may reach it. */
 		domain_scrub(d);
+		domain_scrub_range(cfg->vbd_maddr, cfg->vbd_bytes);
 	}
 	if (rc == 0) {
 		rc = domain_build_memory(d);

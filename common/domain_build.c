@@ -283,6 +283,33 @@ static void dt_devices(struct fdt_writer *w, const struct domain *d)
 	}
 }
 
+/*
+ * The virtual disks d serves (bulkhead,vbd of other partitions), one node
+ * each at the guest address of its bytes: what the backend partition needs
+ * to find its disks and what to offer; xenstore has the rest.
+ */
+static void dt_vbds(struct fdt_writer *w, const struct domain *d)
+{
+	char name[32];
+	uint32_t i;
+
+	for (i = 0U; (i < d->cfg.nr_vbds) && (i < DOMAIN_MAX_VBDS); i++) {
+		const struct vbd_config *v = &d->cfg.vbd[i];
+		paddr_t gpa = domain_vbd_gpa(d) + v->offset;
+		/* frontend-id, virtual-device, then the offer (docs/device-tree.md). */
+		uint32_t offer[8] = { v->fe, v->devid, v->persistent ? 1U : 0U, v->max_indirect,
+				      v->max_ring_order, v->max_queues, v->max_pers,
+				      v->readonly ? 1U : 0U };
+
+		(void)bh_snprintf(name, sizeof(name), "vbd@%llx", (unsigned long long)gpa);
+		fdt_w_begin_node(w, name);
+		fdt_w_prop_string(w, "compatible", "bulkhead,vbd-backend");
+		dt_cells2(w, "reg", gpa, v->bytes);
+		fdt_w_prop_cells(w, "bulkhead,vbd", offer, 8U);
+		fdt_w_end_node(w);
+	}
+}
+
 /* Xen's passthrough properties: the hypervisor's business, not the guest's. */
 static bool dt_pt_private(const char *name)
 {
@@ -406,6 +433,7 @@ int domain_build_dt(const struct domain *d, void *buf, size_t cap, paddr_t initr
 	dt_partial(&w, d);
 	dt_gic(&w, d);
 	dt_devices(&w, d);
+	dt_vbds(&w, d);
 	fdt_w_end_node(&w);
 	return fdt_w_finish(&w);
 }

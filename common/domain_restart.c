@@ -10,6 +10,18 @@
 #include <bulkhead/mm.h>
 #include <bulkhead/lib.h>
 
+void domain_scrub_range(paddr_t maddr, uint64_t bytes)
+{
+	uint64_t off;
+
+	for (off = 0U; off < bytes; off += PAGE_SIZE) {
+		void *va = map_domain_page(maddr_to_mfn(maddr + off));
+		arch_clear_page(va);
+		unmap_domain_page(va); /* arch_clear_page() cleaned it */
+	}
+}
+
+/* Its RAM only: the disks it serves keep their contents, as a storage device would. */
 void domain_scrub(struct domain *d)
 {
 	uint64_t off;

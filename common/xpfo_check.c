@@ -28,6 +28,9 @@ static bool dom_owns(const struct domain *d, paddr_t pa, uint64_t size)
 {
 	uint32_t i;
 
+	if ((pa < d->cfg.vbd_maddr + d->cfg.vbd_bytes) && (d->cfg.vbd_maddr < pa + size)) {
+		return true;   /* the disks it serves */
+	}
 	for (i = 0U; (i < d->nr_ram_banks) && (i < DOMAIN_MAX_MEM_BANKS); i++) {
 		const struct ram_bank *b = &d->ram_bank[i];
 		if ((pa < b->maddr + b->size) && (b->maddr < pa + size)) {

@@ -10,6 +10,7 @@
 
 CHECK_DTB := $(BUILD)/tools/check-dtb
 CHECK_DTB_SRCS := tools/check-dtb/check-dtb.c common/fdt.c common/dom0less.c common/dom0less_dev.c common/hwdesc.c \
+	common/dom0less_vbd.c \
 	common/lib/vsnprintf.c
 BOOT_TEST_DTS := $(wildcard tests/unit/dts/*.dts tests/config/dts/*.dts)
 BOOT_TEST_DTBS := $(patsubst %.dts,$(HOST_DIR)/dts/%.dtb,$(notdir $(BOOT_TEST_DTS)))

@@ -5,7 +5,7 @@
 #
 # The common code is built as the `fuzz` host variant with clang,
 # AddressSanitizer, UndefinedBehaviorSanitizer and libFuzzer's coverage
-# instrumentation; `make test` runs tests/fuzz/run.sh (60 seconds each, as make fuzz by default).
+# instrumentation; `make test` runs tests/fuzz/run.sh (30 seconds each; make fuzz 60 by default).
 
 FUZZ_CC ?= clang
 FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer

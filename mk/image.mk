@@ -25,17 +25,20 @@ RUN_CPU ?= cortex-a57
 RUN_TIMEOUT ?= 120
 image_gic = $(if $(filter y,$(CONFIG_GICV2)),2,3)
 
-# The system device tree is the one `make run` boots with -kernel: QEMU's own
-# tree for this machine plus the partitions of IMAGE_DTSI, every module at the
-# address tools/qemu/mkdtb.sh gives it. Its loader list (the QEMU -device
-# loader arguments) becomes the FIT manifest, so both boot paths put every
-# module at the same address.
-ifeq ($(CONFIG_BOARD_QEMU_VIRT),y)
+# The system device tree is the one `make run` boots with -kernel: the
+# machine's tree (QEMU's own on virt and Versal, the vendor's on the ZCU102)
+# plus the partitions of IMAGE_DTSI, every module at the address
+# tools/qemu/mkdtb.sh gives it. Its loader list (the QEMU -device loader
+# arguments) becomes the FIT manifest, so both boot paths put every module at
+# the same address.
+image_machine = $(if $(filter y,$(CONFIG_BOARD_XILINX_ZCU102)),-M xlnx-zcu102 -m 2G,$(if \
+	$(filter y,$(CONFIG_BOARD_XILINX_VERSAL_VIRT)),-M xlnx-versal-virt -m 2G -k $(IMAGE_HYP),-s 4 -m 1G))
+ifneq ($(filter y,$(CONFIG_BOARD_QEMU_VIRT) $(CONFIG_BOARD_XILINX_ZCU102) $(CONFIG_BOARD_XILINX_VERSAL_VIRT)),)
 IMAGE_DTB ?= $(IMAGE_DIR)/image/system.dtb
 IMAGE_MODULES ?= $(IMAGE_DIR)/image/system.modules
 $(IMAGE_DIR)/image/system.dtb: $$(IMAGE_DTSI) tools/qemu/mkdtb.sh guests FORCE
 	@mkdir -p $(dir $@)
-	$(Q)tools/qemu/mkdtb.sh -g $(image_gic) -c $(RUN_CPU) -s 4 -m 1G -G $(GUEST_DIR) \
+	$(Q)tools/qemu/mkdtb.sh $(image_machine) -g $(image_gic) -c $(RUN_CPU) -G $(GUEST_DIR) \
 		-o $@ $(IMAGE_DTSI)
 	$(Q)sed -n 's/^loader,file=\([^,]*\),addr=\([^,]*\),.*/\2 \1/p' $(@:.dtb=.loader) \
 		> $(IMAGE_MODULES)
@@ -83,7 +86,7 @@ endif
 image:
 	$(Q)bash ci/deps.sh
 	$(Q)$(MAKE) --no-print-directory olddefconfig
-	$(Q)$(MAKE) --no-print-directory hyp guests
+	$(Q)$(MAKE) --no-print-directory hyp guests run-fetch
 	$(Q)$(MAKE) --no-print-directory image-files
 
 image-files: $(IMAGE_ITB) $(IMAGE_SCR) $(IMAGE_SD)

@@ -116,6 +116,10 @@ void domain_restart(struct domain *d);
  * boot; restart: from the old incarnation), before anything is loaded.
  */
 void domain_scrub(struct domain *d);
+/* Zero [maddr, maddr + bytes) of machine memory a partition is given (its disks at boot). */
+void domain_scrub_range(paddr_t maddr, uint64_t bytes);
+/* Where d sees the region of the virtual disks it serves: after its RAM, 2 MiB aligned. */
+paddr_t domain_vbd_gpa(const struct domain *d);
 /* Zero d's shared_info page (a hypervisor page the partition maps). */
 void domain_clear_shared_info(const struct domain *d);
 /*

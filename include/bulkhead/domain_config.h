@@ -19,6 +19,7 @@
 #define DOMAIN_GIC_PHANDLE U(65000) /* Xen's GUEST_PHANDLE_GIC */
 #define DOMAIN_MAX_MEM_BANKS U(4)  /* xen,static-mem ranges */
 #define DOMAIN_PFDT_MAX U(4096)    /* bytes of a partial device tree (multiboot,device-tree) */
+#define DOMAIN_MAX_VBDS U(4)       /* virtual disks one partition serves (bulkhead,vbd) */
 
 enum restart_policy {
 	RESTART_NEVER = 0, /* stay stopped, others keep running (default) */
@@ -56,6 +57,25 @@ struct dev_irq {
 	bool edge;              /* from the host node's flags: edge, else level */
 };
 
+/*
+ * A virtual disk (a bulkhead,vbd node in the frontend's domain node,
+ * docs/device-tree.md), kept by the partition that serves it: its bytes
+ * are at `offset` in that partition's disk region.
+ */
+struct vbd_config {
+	uint16_t fe;            /* domid of the partition that sees it */
+	uint32_t devid;         /* Xen's vdev number: 202 << 8 | disk << 4 (xvda 51712) */
+	char name[8];           /* virtual-device, "xvda" */
+	uint64_t bytes;
+	uint64_t offset;
+	bool readonly;
+	bool persistent;        /* feature-persistent offered */
+	uint32_t max_indirect;  /* feature-max-indirect-segments, 0: none */
+	uint32_t max_ring_order;
+	uint32_t max_queues;
+	uint32_t max_pers;      /* persistent grants per ring */
+};
+
 struct domain_config {
 	char name[DOMAIN_NAME_LEN];       /* the xen,domain node's name */
 	uint32_t nr_vcpus;
@@ -82,6 +102,11 @@ struct domain_config {
 	struct iomem_map iomem[DOMAIN_MAX_IOMEM];
 	uint32_t nr_dev_irqs;
 	struct dev_irq dev_irq[DOMAIN_MAX_DEV_IRQS];
+	/* Virtual disks it serves, and the region holding them (kept across its restarts). */
+	uint32_t nr_vbds;
+	struct vbd_config vbd[DOMAIN_MAX_VBDS];
+	uint64_t vbd_bytes;
+	paddr_t vbd_maddr;      /* placed at boot */
 };
 
 #endif

@@ -7,13 +7,19 @@
 #
 # A scenario file (bash) sets:
 #   DTSI            partition configuration
-#   RUNS            "GIC:CPU ..." combinations, e.g. "3:cortex-a57 2:cortex-a53"
+#   RUNS            "GIC:CPU ..." combinations on QEMU virt, e.g. "3:cortex-a57 2:cortex-a53",
+#                   and the Xilinx machines by name: "zcu102" (xlnx-zcu102 with the
+#                   vendor's zynqmp-zcu102-rev1.0.dtb, GIC-400, Cortex-A53, -m 2G) and
+#                   "versal" (xlnx-versal-virt, GICv3, Cortex-A72), each booting its
+#                   board's defconfig (boards/xilinx/)
 #   EXPECT=( ... )  extended regexes that must each match a console line
 #   FORBID=( ... )  regexes that must match no line (added to the global ones)
 #   STATUS          QEMU exit status: a number, "nonzero" (not 0, not a timeout) or "any"
 #   UNTIL/UNTIL_COUNT  stop QEMU once UNTIL has matched UNTIL_COUNT lines
 #   TIMEOUT         seconds per QEMU run (default 60)
-#   SMP             QEMU -smp (default 4)
+#   SMP             QEMU -smp (default: the machine's, tools/qemu/run.sh)
+#   INPUT, INPUT_AFTER  console input (printf format) typed once INPUT_AFTER
+#                   (a regex) is on the console; needs UNTIL
 #   check()         optional extra check; $LOG is the console; return 1 to fail
 #   XEN_SKIP/XEN_EXTRA  with HYP=xen: skip (saying why) / extra Xen command line
 # and names what it verifies in a "# VERIFIES: REQ-..." line.
@@ -68,17 +74,52 @@ else
 	done
 fi
 
+# The Xilinx boards' hypervisors, built the first time a scenario runs there.
+declare -A BOARD_OF=([zcu102]=xilinx-zcu102 [versal]=xilinx-versal-virt)
+declare -A MACHINE_OF=([zcu102]=xlnx-zcu102 [versal]=xlnx-versal-virt)
+board_image() { # $1 = zcu102 | versal
+	local o="$OUT/hyp-$1" log="$OUT/build-hyp-$1.log"
+	[ -n "${IMAGE[$1]+set}" ] && return
+	IMAGE[$1]=
+	{ [ -f "$o/.config" ] || make -s O="$o" "${BOARD_OF[$1]}_defconfig"; } > "$log" 2>&1 &&
+		make -s -j2 O="$o" hyp >> "$log" 2>&1 && [ -f "$o/bulkhead.bin" ]
+	if [ $? -eq 0 ]; then
+		IMAGE[$1]="$o/bulkhead.bin"
+		pass "$SUITE/build-hyp-$1"
+	else
+		fail "$SUITE/build-hyp-$1" "no $o/bulkhead.bin, see $log"
+	fi
+}
+
 # ---------------------------------------------------------------- run
 count_lines() { grep -cE -- "$1" "$LOG" || true; }
 
-run_one() { # $1 = scenario name, $2 = gic, $3 = cpu
-	local name="$1" gic="$2" cpu="$3" id="$SUITE/$1/gic$2-$3" rc why=() r st until
-	LOG="$OUT/$name-gic$gic-$cpu.log"
-	if [ $build_ok = 0 ] || [ -z "${IMAGE[$gic]:-}" ] || [ ! -f "${IMAGE[$gic]}" ]; then
-		fail "$id" "no hypervisor image for GICv$gic"
+run_one() { # $1 = scenario name, $2 = "GIC:CPU" (virt) or a machine name (zcu102, versal)
+	local name="$1" tag key rc why=() r st until mach=()
+	if [[ "$2" == *:* ]]; then
+		key=${2%%:*} tag=gic${2%%:*}-${2#*:}
+		mach=(-g "$key" -c "${2#*:}")
+	elif [ -n "${BOARD_OF[$2]:-}" ]; then
+		key=$2 tag=$2
+		mach=(-M "${MACHINE_OF[$2]}")
+		[ "$HYP" = xen ] || board_image "$2"
+	else
+		fail "$SUITE/$1/$2" "unknown run '$2' in RUNS"
 		return
 	fi
-	local args=(-g "$gic" -c "$cpu" -s "$SMP" -k "${IMAGE[$gic]}" -t "$TIMEOUT" -l "$LOG")
+	local id="$SUITE/$name/$tag"
+	LOG="$OUT/$name-$tag.log"
+	if [ "$HYP" = xen ] && [ "$key" = "$2" ]; then
+		echo "SKIP: $id (Xen runs cover QEMU virt)"
+		return
+	fi
+	if [ $build_ok = 0 ] || [ -z "${IMAGE[$key]:-}" ] || [ ! -f "${IMAGE[$key]}" ]; then
+		fail "$id" "no hypervisor image for $tag"
+		return
+	fi
+	local smp=()
+	[ -n "$SMP" ] && smp=(-s "$SMP")
+	local args=("${mach[@]}" "${smp[@]}" -k "${IMAGE[$key]}" -t "$TIMEOUT" -l "$LOG")
 	if [ -n "$UNTIL" ]; then
 		args+=(-u "$UNTIL" -n "$UNTIL_COUNT")
 	elif [ "$HYP" = xen ]; then
@@ -86,6 +127,7 @@ run_one() { # $1 = scenario name, $2 = gic, $3 = cpu
 		until=$(printf '(%s)|' "${EXPECT[@]}")
 		args+=(-u "${until%|}" -n "${#EXPECT[@]}")
 	fi
+	QEMU_INPUT="$INPUT" QEMU_INPUT_AFTER="$INPUT_AFTER" \
 	XEN_BOOTARGS="${XEN_ARGS:+$XEN_ARGS $XEN_EXTRA}" tools/qemu/run.sh "${args[@]}" "$DTSI" \
 		> /dev/null 2>&1
 	rc=$?
@@ -116,7 +158,7 @@ for s in "${scns[@]}"; do
 	unset -f check
 	GLOBAL_FORBID=("${DEFAULT_FORBID[@]}")
 	DTSI= RUNS="3:cortex-a57" EXPECT=() FORBID=() STATUS=0 UNTIL= UNTIL_COUNT=1 TIMEOUT=60 XEN_SKIP=
-	SMP=4
+	SMP= INPUT= INPUT_AFTER=
 	XEN_EXTRA=
 	# shellcheck source=/dev/null
 	. "$HERE/scenarios/$s.scn"
@@ -125,6 +167,6 @@ for s in "${scns[@]}"; do
 		continue
 	fi
 	for r in $RUNS; do
-		run_one "$s" "${r%%:*}" "${r#*:}"
+		run_one "$s" "$r"
 	done
 done

@@ -397,6 +397,44 @@ static void test_no_chosen(void **state)
 	free(blob);
 }
 
+/* Virtual disks: each becomes a vbd_config of its backend, at its offset of the disk region. */
+VERIFIES(REQ-BLK-021)
+static void test_vbd_binding(void **state)
+{
+	struct dom0less_limits lim;
+	const struct domain_config *be;
+
+	(void)state;
+	dom0less_default_limits(&lim);
+	assert_int_equal(parse_file("vbd-ok", &lim), 0);
+	assert_int_equal(cfg.nr_domains, 3U);
+	be = &cfg.dom[1];
+	assert_int_equal(be->nr_vbds, 2U);
+	assert_int_equal(cfg.dom[2].nr_vbds, 0U);
+	assert_int_equal(be->vbd[0].fe, 3U);
+	assert_int_equal(be->vbd[0].devid, 51712U);
+	assert_string_equal(be->vbd[0].name, "xvda");
+	assert_int_equal(be->vbd[0].bytes, 0x1000000U);
+	assert_int_equal(be->vbd[0].offset, 0U);
+	assert_true(be->vbd[0].persistent);
+	assert_false(be->vbd[0].readonly);
+	assert_int_equal(be->vbd[0].max_indirect, 32U);
+	assert_int_equal(be->vbd[0].max_ring_order, 2U);
+	assert_int_equal(be->vbd[0].max_queues, 2U);
+	assert_int_equal(be->vbd[0].max_pers, 256U);
+	assert_int_equal(be->vbd[1].devid, 51728U);
+	assert_int_equal(be->vbd[1].offset, 0x1000000U);
+	assert_true(be->vbd[1].readonly);
+	assert_false(be->vbd[1].persistent);
+	/* Defaults: no indirect requests, one page, one queue, 128 persistent grants. */
+	assert_int_equal(be->vbd[1].max_indirect, 0U);
+	assert_int_equal(be->vbd[1].max_ring_order, 0U);
+	assert_int_equal(be->vbd[1].max_queues, 1U);
+	assert_int_equal(be->vbd[1].max_pers, 128U);
+	/* 2 MiB granules: 16 MiB + 2 MiB. */
+	assert_int_equal(be->vbd_bytes, 0x1200000U);
+}
+
 VERIFIES(REQ-BOOT-023, REQ-BOOT-025)
 static void test_range_helpers(void **state)
 {
@@ -424,6 +462,7 @@ int main(void)
 		cmocka_unit_test(test_limits_from_caller),
 		cmocka_unit_test(test_no_chosen),
 		cmocka_unit_test(test_range_helpers),
+		cmocka_unit_test(test_vbd_binding),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -311,6 +311,93 @@ static void test_scrub_when_ram_changes_owner(void **state)
 	assert_true(all_zero((const uint8_t *)harness_gnt_entry(d, 0), 4096U));
 }
 
+/*
+ * A partition serving virtual disks (bulkhead,vbd): their region is mapped
+ * after its RAM, described in its tree, zeroed once at boot and kept, as a
+ * storage device keeps its data, across the partition's restarts.
+ */
+VERIFIES(REQ-BLK-021)
+static void test_vbd_region(void **state)
+{
+	struct domain_config cfg;
+	struct domain *d;
+	uint8_t *blob;
+	struct fdt f;
+	const uint8_t *p;
+	uint8_t *disk;
+	int node;
+	int len;
+
+	(void)state;
+	reset_machine();
+	memset(&ram[MIB(100)], 0xa5, MIB(4));
+	fill_pattern(MIB(300), 0x3000U, 5U);
+	memset(&cfg, 0, sizeof(cfg));
+	snprintf(cfg.name, sizeof(cfg.name), "be");
+	cfg.nr_vcpus = 1U;
+	cfg.mem_bytes = MIB(15);
+	cfg.enhanced = true;
+	cfg.kernel.start = ma(MIB(300));
+	cfg.kernel.size = 0x3000U;
+	assert_int_equal(mm_boot_reserve(ma(MIB(300)), 0x3000U), 0);
+	cfg.nr_vbds = 2U;
+	cfg.vbd[0] = (struct vbd_config){ .fe = 2U, .devid = 51712U, .name = "xvda",
+					  .bytes = MIB(2) + 0x1000U, .persistent = true,
+					  .max_indirect = 32U, .max_ring_order = 2U,
+					  .max_queues = 2U, .max_pers = 256U };
+	cfg.vbd[1] = (struct vbd_config){ .fe = 3U, .devid = 51728U, .name = "xvdb",
+					  .bytes = MIB(1), .offset = MIB(4), .readonly = true,
+					  .max_queues = 1U, .max_pers = 128U };
+	cfg.vbd_bytes = MIB(6);
+	assert_int_equal(mm_boot_claim(ma(MIB(100)), MIB(6)), 0);
+	cfg.vbd_maddr = ma(MIB(100));
+	assert_int_equal(domain_create(1, &cfg), 0);
+	d = domain_by_id(1);
+	/* After its RAM, on the next 2 MiB boundary; zeroed for its new owner. */
+	assert_int_equal(domain_vbd_gpa(d), GUEST_RAM0_BASE + MIB(16));
+	disk = harness_gpa(d, domain_vbd_gpa(d));
+	assert_ptr_equal(disk, &ram[MIB(100)]);
+	assert_ptr_equal(harness_gpa(d, domain_vbd_gpa(d) + MIB(6) - 1U), &ram[MIB(106) - 1U]);
+	assert_true(all_zero(disk, MIB(6)));
+	assert_int_equal(domain_load(d), 0);
+	f = guest_fdt(d, &blob);
+	node = fdt_path(&f, "/vbd@41000000");
+	assert_true(node >= 0);
+	assert_true(fdt_node_compatible(&f, node, "bulkhead,vbd-backend"));
+	p = fdt_getprop(&f, node, "reg", &len);
+	assert_int_equal(len, 16);
+	assert_int_equal(fdt_be32(&p[4]), 0x41000000U);
+	assert_int_equal(fdt_be32(&p[12]), MIB(2) + 0x1000U);
+	p = fdt_getprop(&f, node, "bulkhead,vbd", &len);
+	assert_int_equal(len, 32);
+	assert_int_equal(fdt_be32(&p[0]), 2U);      /* frontend-id */
+	assert_int_equal(fdt_be32(&p[4]), 51712U);  /* virtual-device */
+	assert_int_equal(fdt_be32(&p[8]), 1U);      /* feature-persistent */
+	assert_int_equal(fdt_be32(&p[12]), 32U);
+	assert_int_equal(fdt_be32(&p[16]), 2U);
+	assert_int_equal(fdt_be32(&p[20]), 2U);
+	assert_int_equal(fdt_be32(&p[24]), 256U);
+	assert_int_equal(fdt_be32(&p[28]), 0U);     /* read-only */
+	node = fdt_path(&f, "/vbd@41400000");
+	assert_true(node >= 0);
+	p = fdt_getprop(&f, node, "bulkhead,vbd", &len);
+	assert_int_equal(fdt_be32(&p[28]), 1U);
+	/* The /memory node is its RAM only. */
+	p = fdt_getprop(&f, fdt_path(&f, "/memory@40000000"), "reg", &len);
+	assert_int_equal(fdt_be32(&p[12]), MIB(15));
+
+	/* What the backend wrote to its disk survives its restart; its RAM does not. */
+	memset(disk, 0x5a, 4096U);
+	memset(harness_gpa(d, GUEST_RAM0_BASE + MIB(8)), 0x5a, 4096U);
+	d->state = DOMAIN_RUNNING;
+	domain_restart(d);
+	assert_int_equal(d->restarts, 1);
+	assert_true(all_zero(harness_gpa(d, GUEST_RAM0_BASE + MIB(8)), 4096U));
+	assert_ptr_equal(harness_gpa(d, domain_vbd_gpa(d)), disk);
+	assert_int_equal(disk[0], 0x5a);
+	assert_int_equal(disk[4095], 0x5a);
+}
+
 VERIFIES(REQ-BOOT-033)
 static void test_dtb_placement_rules(void **state)
 {
@@ -865,6 +952,7 @@ int main(void)
 		cmocka_unit_test(test_load_image_and_ramdisk),
 		cmocka_unit_test(test_reload_and_misaligned_copy),
 		cmocka_unit_test(test_dtb_placement_rules),
+		cmocka_unit_test(test_vbd_region),
 		cmocka_unit_test(test_guest_dt_layout_gicv3),
 		cmocka_unit_test(test_guest_dt_gicv2_plain),
 		cmocka_unit_test(test_guest_dt_too_small_buffer),

@@ -1,16 +1,26 @@
 #!/usr/bin/env bash
-# Compose a system device tree for QEMU virt: the machine's own tree (from
-# QEMU -machine dumpdtb with the same -smp/-m/gic-version), plus a /chosen
-# fragment of partitions (Xen dom0less binding), with each partition image
-# placed as a boot module.
+# Compose a system device tree for a QEMU machine: the machine's own tree
+# plus a /chosen fragment of partitions (Xen dom0less binding), with each
+# partition image placed as a boot module. The machine's tree is
+#   virt              QEMU's (-machine dumpdtb with the same -smp/-m/gic-version)
+#   xlnx-versal-virt  QEMU's (-machine dumpdtb with the same -m, and -kernel IMAGE:
+#                     only a tree dumped for a kernel boot has /psci and the CPUs'
+#                     enable-method, which QEMU does not add to a -dtb)
+#   xlnx-zcu102       the vendor's: zynqmp-zcu102-rev1.0.dtb from Debian's kernel
+#                     package (make fetch; VENDOR_DTB= another), which QEMU does
+#                     not build itself; the /chosen nodes are added to the blob as
+#                     Xen's ImageBuilder adds them (QEMU then writes /memory for
+#                     -m and replaces /psci, as it does with any -dtb)
 #
-#   mkdtb.sh [-g 3|2] [-c CPU] [-s SMP] [-m MEM] [-G guestdir] -o OUT.dtb FRAGMENT.dtsi
+#   mkdtb.sh [-M MACHINE] [-g 3|2] [-c CPU] [-s SMP] [-m MEM] [-G guestdir] [-k IMAGE]
+#            -o OUT.dtb FRAGMENT.dtsi
 #
 # In the fragment, `reg = <GUEST(name)>;` stands for the image
 # <guestdir>/<name>.bin (or a path, if name holds a '/'): every occurrence
-# gets its own 2 MiB-aligned load address from MODULE_BASE (0x48200000) up:
-# QEMU puts the DTB itself at RAM base + 128 MiB (0x48000000) when there is
-# no initrd, so modules start 2 MiB above it
+# gets its own 2 MiB-aligned load address from MODULE_BASE (RAM base +
+# 130 MiB: 0x48200000 on virt, 0x08200000 on the Xilinx machines) up:
+# QEMU puts the DTB itself at RAM base + 128 MiB when there is no initrd,
+# so modules start 2 MiB above it
 # and becomes `reg = <0x0 ADDR 0x0 SIZE>` with the exact file size; a node
 # name `module@auto` takes the address of the GUEST() that follows it. A
 # GUEST(path.dts) is a partial device tree (multiboot,device-tree): compiled
@@ -21,27 +31,53 @@
 # on the same tree for comparison).
 set -euo pipefail
 
-GIC=3 CPU=cortex-a57 SMP=4 MEM=1G OUT=
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+MACHINE=virt GIC=3 CPU=cortex-a57 SMP=4 MEM=1G OUT= KERNEL=build/bulkhead.bin
 GUESTDIR="${GUESTDIR:-build/guests}"
-MODULE_BASE="${MODULE_BASE:-0x48200000}"
 QEMU="${QEMU:-qemu-system-aarch64}"
-while getopts "g:c:s:m:o:G:" o; do
+while getopts "M:g:c:s:m:o:G:k:" o; do
 	case $o in
+	M) MACHINE=$OPTARG ;; k) KERNEL=$OPTARG ;;
 	g) GIC=$OPTARG ;; c) CPU=$OPTARG ;; s) SMP=$OPTARG ;; m) MEM=$OPTARG ;;
 	o) OUT=$OPTARG ;; G) GUESTDIR=$OPTARG ;;
-	*) sed -n '2,19p' "$0" >&2; exit 2 ;;
+	*) sed -n '2,28p' "$0" >&2; exit 2 ;;
 	esac
 done
 shift $((OPTIND - 1))
-[ $# -eq 1 ] && [ -n "$OUT" ] || { sed -n '2,19p' "$0" >&2; exit 2; }
+[ $# -eq 1 ] && [ -n "$OUT" ] || { sed -n '2,28p' "$0" >&2; exit 2; }
+case $MACHINE in
+virt) MODULE_BASE="${MODULE_BASE:-0x48200000}" ;;
+xlnx-zcu102|xlnx-versal-virt) MODULE_BASE="${MODULE_BASE:-0x08200000}" ;;
+*) echo "mkdtb.sh: unknown machine $MACHINE (virt, xlnx-zcu102, xlnx-versal-virt)" >&2; exit 2 ;;
+esac
 FRAG=$1
 [ -f "$FRAG" ] || { echo "mkdtb.sh: no fragment $FRAG" >&2; exit 2; }
 base="${OUT%.dtb}"
 mkdir -p "$(dirname "$OUT")"
 
-timeout 30 "$QEMU" -machine "virt,virtualization=on,gic-version=$GIC,dumpdtb=$base.machine.dtb" \
-	-cpu "$CPU" -smp "$SMP" -m "$MEM" -display none -monitor none -serial none -nic none \
-	>/dev/null 2>&1 || true
+rm -f "$base.machine.dtb"
+case $MACHINE in
+virt)
+	timeout 30 "$QEMU" -machine "virt,virtualization=on,gic-version=$GIC,dumpdtb=$base.machine.dtb" \
+		-cpu "$CPU" -smp "$SMP" -m "$MEM" -display none -monitor none -serial none -nic none \
+		>/dev/null 2>&1 || true
+	;;
+xlnx-versal-virt)
+	[ -f "$KERNEL" ] || { echo "mkdtb.sh: no image $KERNEL to dump Versal's boot tree" >&2; exit 2; }
+	timeout 30 "$QEMU" -machine "xlnx-versal-virt,dumpdtb=$base.machine.dtb" -smp 4 -m "$MEM" \
+		-kernel "$KERNEL" -display none -monitor none -serial none -nic none >/dev/null 2>&1 ||
+		true
+	;;
+xlnx-zcu102)
+	vendor="${VENDOR_DTB:-}"
+	if [ -z "$vendor" ]; then
+		dtbs=$("$HERE/../fetch/path.sh" linux-dtbs) || exit 2
+		vendor="$dtbs/xilinx/zynqmp-zcu102-rev1.0.dtb"
+	fi
+	[ -f "$vendor" ] || { echo "mkdtb.sh: no vendor tree $vendor (make fetch)" >&2; exit 2; }
+	cp "$vendor" "$base.machine.dtb"
+	;;
+esac
 [ -s "$base.machine.dtb" ] || { echo "mkdtb.sh: QEMU dumpdtb failed" >&2; exit 2; }
 
 # Resolve every GUEST(name) in order: address, size, file.

@@ -14,6 +14,7 @@ typedef uint64_t blkif_sector_t;
 
 #define BLKIF_OP_READ     0U
 #define BLKIF_OP_WRITE    1U
+#define BLKIF_OP_WRITE_BARRIER 2U
 #define BLKIF_OP_FLUSH_DISKCACHE 3U
 #define BLKIF_OP_DISCARD  5U
 #define BLKIF_OP_INDIRECT 6U
@@ -21,6 +22,16 @@ typedef uint64_t blkif_sector_t;
 #define BLKIF_MAX_SEGMENTS_PER_REQUEST 11U
 #define BLKIF_MAX_INDIRECT_PAGES_PER_REQUEST 8U
 #define BLKIF_SECTOR_SIZE 512U
+/* Segment descriptors in one indirect page (4 KiB / 8 bytes). */
+#define BLKIF_SEGS_PER_INDIRECT_FRAME 512U
+/* Largest ring: 2^XENBUS_MAX_RING_GRANT_ORDER pages (max-ring-page-order). */
+#define XENBUS_MAX_RING_GRANT_ORDER 4U
+#define XENBUS_MAX_RING_GRANTS (1U << XENBUS_MAX_RING_GRANT_ORDER)
+
+/* The backend's "info" node: bits of VDISK_*. */
+#define VDISK_CDROM     1U
+#define VDISK_REMOVABLE 2U
+#define VDISK_READONLY  4U
 
 #define BLKIF_RSP_EOPNOTSUPP (-2)
 #define BLKIF_RSP_ERROR      (-1)
@@ -72,6 +83,11 @@ union blkif_sring_entry {
 };
 
 #define BLKIF_RING_SIZE 32U /* xen_ring_size(4096, 112) */
+/* Slots of a ring of `pages` pages: 32, 64, 128, 256, 512 for 1..16 pages. */
+static inline uint32_t blkif_ring_size(uint32_t pages)
+{
+	return xen_ring_size(pages * 4096U, (uint32_t)sizeof(union blkif_sring_entry));
+}
 
 struct blkif_sring {
 	struct xen_sring_header hdr;

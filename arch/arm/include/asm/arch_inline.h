@@ -21,6 +21,13 @@ static inline struct vcpu *arch_current_vcpu(void)
 	return this_pcpu()->cur_vcpu;
 }
 
+/*
+ * Copy blocks x 512 bytes (blocks >= 1; arch/arm/copy.S, Advanced SIMD):
+ * the bulk of memcpy (common/lib/string.c) when the arch provides it.
+ */
+#define ARCH_COPY_BLOCKS 1
+void arch_copy_blocks(void *dst, const void *src, size_t blocks);
+
 static inline void cpu_relax(void)
 {
 	__asm__ volatile("yield" ::: "memory");
