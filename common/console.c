@@ -4,6 +4,7 @@
  * with the partition's name in front, so interleaved output of several
  * partitions stays readable and a test can attribute every line.
  */
+#include <bulkhead/arch.h>
 #include <bulkhead/console.h>
 #include <bulkhead/domain.h>
 #include <bulkhead/lib.h>
@@ -16,6 +17,7 @@
 struct console_line {
 	char buf[CONSOLE_LINE_LEN];
 	uint32_t len;
+	uint64_t t0;     /* CONFIG_CONSOLE_TIMESTAMPS: when the line's first byte came */
 	char in[CONSOLE_IN_LEN];
 	uint32_t in_head;
 	uint32_t in_tail;
@@ -96,9 +98,18 @@ __noreturn void panic(const char *fmt, ...)
 
 static void console_flush_line(const struct domain *d, struct console_line *l)
 {
-	char prefix[DOMAIN_NAME_LEN + 4U];
-	int n = bh_snprintf(prefix, sizeof(prefix), "(%s) ", d->cfg.name);
+	char prefix[DOMAIN_NAME_LEN + 28U];
+	int n;
 
+#if defined(CONFIG_CONSOLE_TIMESTAMPS) && CONFIG_CONSOLE_TIMESTAMPS
+	n = bh_snprintf(prefix, sizeof(prefix), "[%llu] (%s) ", (unsigned long long)l->t0,
+			d->cfg.name);
+#else
+	n = bh_snprintf(prefix, sizeof(prefix), "(%s) ", d->cfg.name);
+#endif
+	if ((n < 0) || ((size_t)n >= sizeof(prefix))) {
+		n = 0;
+	}
 	console_puts_locked(prefix, (size_t)n);
 	console_puts_locked(l->buf, l->len);
 	console_puts_locked("\n", 1U);
@@ -118,6 +129,11 @@ void console_domain_write(struct domain *d, const char *buf, size_t len)
 			console_flush_line(d, l);
 		} else if ((c >= ' ') && (c <= '~')) {
 			/* Like Xen: drop non-printables so a guest cannot drive the terminal. */
+#if defined(CONFIG_CONSOLE_TIMESTAMPS) && CONFIG_CONSOLE_TIMESTAMPS
+			if (l->len == 0U) {
+				l->t0 = arch_now_ns();
+			}
+#endif
 			l->buf[l->len] = c;
 			l->len++;
 			if (l->len == CONSOLE_LINE_LEN) {
@@ -147,8 +163,16 @@ void console_input_byte(char c)
 	if ((uint8_t)c == CONSOLE_CTRL_A) {
 		ctrl_a_count++;
 		if (ctrl_a_count == 3U) {
+			uint32_t k;
 			ctrl_a_count = 0U;
-			console_focus = (console_focus + 1U) % (CONFIG_MAX_DOMAINS + 1U);
+			/* The next partition that exists (slots without one are skipped), then the hypervisor. */
+			for (k = 0U; k <= CONFIG_MAX_DOMAINS; k++) {
+				console_focus = (console_focus + 1U) % (CONFIG_MAX_DOMAINS + 1U);
+				if ((console_focus == CONFIG_MAX_DOMAINS) ||
+				    (domain_by_id((domid_t)(console_focus + 1U)) != NULL)) {
+					break;
+				}
+			}
 			switched = true;
 		}
 	} else {

@@ -68,6 +68,8 @@ void dom0less_default_limits(struct dom0less_limits *lim)
 #else
 	lim->evtchn_ports = U(4096);
 #endif
+	lim->gnttab_frames = CONFIG_GNTTAB_MAX_FRAMES;
+	lim->maptrack_entries = CONFIG_GNTTAB_MAPTRACK_ENTRIES;
 }
 
 void dom0less_limits_from_dt(const struct fdt *f, struct dom0less_limits *lim)
@@ -531,6 +533,57 @@ static int d0l_cpus(struct d0l_ctx *c, int node, struct domain_config *cfg)
 	return 0;
 }
 
+/*
+ * Xen's max_grant_frames, max_maptrack_frames and max_grant_version (Xen
+ * 4.18's binding; 4.17 ignores them). Absent: Xen's default of
+ * 64 grant frames (all the pool holds if Kconfig made it smaller) and, for
+ * maptrack, which a static partition reserves whole, all the pool holds.
+ * More than the pool holds is refused, naming the limit, as Xen refuses
+ * more than its own maximum.
+ */
+static int d0l_gnttab_sizes(struct d0l_ctx *c, int node, struct domain_config *cfg)
+{
+	const uint32_t per_frame = U(256); /* maptrack entries in a 4 KiB frame, as Xen's */
+	uint32_t v;
+	int rc;
+
+	rc = fdt_prop_u32(c->f, node, "max_grant_frames", &v);
+	if (rc == -FDT_ERR_NOTFOUND) {
+		/* Xen's default, or all a smaller pool holds. */
+		v = MIN(DOMAIN_XEN_GRANT_FRAMES, c->lim->gnttab_frames);
+	} else if (rc != 0) {
+		return d0l_err(c, node, rc, "max_grant_frames: not a u32");
+	} else if ((v == 0U) || (v > c->lim->gnttab_frames)) {
+		return d0l_err(c, node, 0, "max_grant_frames = <%u>, %s%u", v,
+			       (v == 0U) ? "at least " : "CONFIG_GNTTAB_MAX_FRAMES=",
+			       (v == 0U) ? 1U : c->lim->gnttab_frames);
+	} else {
+		/* within the pool */
+	}
+	cfg->max_grant_frames = v;
+	rc = fdt_prop_u32(c->f, node, "max_maptrack_frames", &v);
+	if (rc == -FDT_ERR_NOTFOUND) {
+		v = (c->lim->maptrack_entries + per_frame - 1U) / per_frame;
+	} else if (rc != 0) {
+		return d0l_err(c, node, rc, "max_maptrack_frames: not a u32");
+	} else if ((v > DOMAIN_XEN_MAPTRACK_FRAMES) ||
+		   ((uint64_t)v * per_frame > c->lim->maptrack_entries)) {
+		return d0l_err(c, node, 0, "max_maptrack_frames = <%u> (%llu mappings), "
+			       "CONFIG_GNTTAB_MAPTRACK_ENTRIES=%u", v,
+			       (unsigned long long)v * per_frame, c->lim->maptrack_entries);
+	} else {
+		/* within the pool; 0 is allowed: the partition maps no grants */
+	}
+	cfg->max_maptrack_frames = v;
+	rc = fdt_prop_u32(c->f, node, "max_grant_version", &v);
+	if ((rc == 0) && (v != 1U)) {
+		return d0l_err(c, node, 0, "max_grant_version = <%u>, grant tables v1 only (Xen on Arm)",
+			       v);
+	}
+	return ((rc == 0) || (rc == -FDT_ERR_NOTFOUND)) ? 0 :
+	       d0l_err(c, node, rc, "max_grant_version: not a u32");
+}
+
 static int d0l_domain(struct d0l_ctx *c, uint32_t di, int node)
 {
 	struct domain_config *cfg = &c->out->dom[di];
@@ -551,6 +604,9 @@ static int d0l_domain(struct d0l_ctx *c, uint32_t di, int node)
 	}
 	if (rc == 0) {
 		rc = d0l_restart(c, node, cfg);
+	}
+	if (rc == 0) {
+		rc = d0l_gnttab_sizes(c, node, cfg);
 	}
 	if (rc != 0) {
 		return rc;

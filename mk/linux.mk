@@ -25,3 +25,12 @@ linux-initramfs: $(LINUX_PROGS)
 $(LINUX_INITRAMFS): $(LINUX_PROGS) tools/linux/init tools/linux/mkinitramfs.sh tools/linux/newc.py \
 		$(wildcard $(shell tools/fetch/path.sh manifest 2>/dev/null))
 	$(Q)bash tools/linux/mkinitramfs.sh -o $@ $(addprefix -p ,$(LINUX_PROGS))
+
+# make run-linux: Linux (a shell) beside a bare-metal partition on QEMU;
+# Ctrl-A three times switches console input between them (dts/linux-demo.dtsi).
+RUN_LINUX_DTSI ?= dts/linux-demo.dtsi
+.PHONY: run-linux
+run-linux: run-build linux-initramfs
+	$(Q)ln -sfn "$$(tools/fetch/path.sh linux-image)" $(BUILD)/guests/linux.bin
+	$(Q)ln -sfn $(LINUX_INITRAMFS) $(BUILD)/guests/linux-initramfs.bin
+	$(Q)$(MAKE) --no-print-directory run-qemu RUN_DTSI=$(RUN_LINUX_DTSI) RUN_TIMEOUT=0

@@ -562,6 +562,7 @@ bool vgic_vtimer_fired(uint32_t iar)
 	c = vgic_cpu_of(v);
 	f = vgic_lock(c);
 	c->vtimer_active = true;
+	/* Taken in v's own trap, its LRs here: straight into an LR, no flush (vgic_hw_direct). */
 	if (!vgic_hw_direct(v, c, GIC_PPI_VTIMER)) {
 		vgic_set_add(&c->pending, GIC_PPI_VTIMER);
 		c->vtimer_hw = true;

@@ -115,6 +115,8 @@ void gnttab_maptrack_put(struct vcpu *v, uint32_t handle);
 
 /* table.c */
 void gnttab_table_clear(struct domain *d);
+/* Let the table hold nr_frames (initialising frames never used). Write lock held. */
+void gnttab_table_grow(struct grant_table *gt, uint32_t nr_frames);
 
 /* map.c, copy.c, misc.c: one array element each; status in the op. */
 void gnttab_map_one(struct vcpu *v, struct gnttab_map_grant_ref *op);

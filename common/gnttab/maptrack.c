@@ -62,7 +62,8 @@ static void freelist_push(struct gnttab_freelist *fl, struct gnttab_maptrack *po
 void gnttab_maptrack_init(struct domain *d)
 {
 	struct gnttab_maptrack *pool = maptrack_pool[d->domain_id - 1U];
-	uint32_t n = CONFIG_GNTTAB_MAPTRACK_ENTRIES;
+	/* max_maptrack_frames: handles past the limit are never handed out. */
+	uint32_t n = MIN(d->gt.maptrack_limit, (uint32_t)CONFIG_GNTTAB_MAPTRACK_ENTRIES);
 	uint32_t i;
 
 	(void)memset(pool, 0, sizeof(maptrack_pool[0]));
@@ -154,7 +155,7 @@ uint32_t gnttab_maptrack_nr_free(struct domain *d, bool *consistent)
 		}
 	}
 	/* A handle on two lists, or on none, breaks the sum. */
-	if ((nr_free + in_use) != CONFIG_GNTTAB_MAPTRACK_ENTRIES) {
+	if ((nr_free + in_use) != MIN(d->gt.maptrack_limit, (uint32_t)CONFIG_GNTTAB_MAPTRACK_ENTRIES)) {
 		*consistent = false;
 	}
 	return nr_free;

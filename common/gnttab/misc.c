@@ -40,12 +40,10 @@ long gnttab_setup_table(struct vcpu *v, xen_guest_handle_t uop, unsigned int cou
 		struct grant_table *gt = &d->gt;
 
 		write_lock(&gt->lock);
-		if (op.nr_frames > CONFIG_GNTTAB_MAX_FRAMES) {
+		if (op.nr_frames > gt->max_frames) {
 			op.status = GNTST_general_error;
 		} else {
-			if (op.nr_frames > gt->nr_frames) {
-				gt->nr_frames = op.nr_frames;
-			}
+			gnttab_table_grow(gt, op.nr_frames);
 			/* On Arm this only reports where the frames sit (or ~0). */
 			for (i = 0U; i < op.nr_frames; i++) {
 				xen_pfn_t gfn = gt->frame_gfn[i];
@@ -80,7 +78,7 @@ long gnttab_query_size(struct vcpu *v, xen_guest_handle_t uop, unsigned int coun
 	if (op.status == GNTST_okay) {
 		gnttab_read_lock(&d->gt);
 		op.nr_frames = d->gt.nr_frames;
-		op.max_nr_frames = CONFIG_GNTTAB_MAX_FRAMES;
+		op.max_nr_frames = d->gt.max_frames;
 		gnttab_read_unlock(&d->gt);
 	}
 	return (copy_to_guest(uop, &op, sizeof(op)) != 0) ? -XEN_EFAULT : 0;

@@ -113,7 +113,7 @@ void gnttab_domain_reset(struct domain *d)
 	gnttab_revoke_foreign(d);
 	write_unlock(&gt->lock);
 
-	for (i = 0U; i < GNTTAB_MAX_ENTRIES; i++) {
+	for (i = 0U; i < (gt->init_frames * GNTTAB_ENTRIES_PER_FRAME); i++) {
 		/* LOOP-BOUND: waits out maps and copies already inside their bounded critical
 		 * sections; resetting (set above) makes new ones fail with GNTST_bad_domain. */
 		while (load_acquire(&gt->active[i].pin) != 0U) {

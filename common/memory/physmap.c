@@ -215,6 +215,7 @@ long memory_remove_from_physmap(uint64_t start, xen_guest_handle_t arg)
 	struct xen_remove_from_physmap x;
 	struct domain *d = NULL;
 	mfn_t mfn;
+	mfn_t own;
 	enum p2m_type t;
 	int rc;
 
@@ -231,7 +232,8 @@ long memory_remove_from_physmap(uint64_t start, xen_guest_handle_t arg)
 	spin_lock(&d->lock);
 	if (p2m_lookup(&d->p2m, x.gpfn, &mfn, &t) != 0) {
 		rc = -XEN_ENOENT;
-	} else if ((t == p2m_ram_rw) || (t == p2m_ram_ro)) {
+	} else if (((t == p2m_ram_rw) || (t == p2m_ram_ro)) && memory_ram_frame(d, x.gpfn, &own) &&
+		   (own == mfn)) {
 		rc = p2m_prepare_page(&d->p2m, x.gpfn);
 		if (rc == 0) {
 			rc = p2m_clear_entry(&d->p2m, x.gpfn, NULL, NULL);
@@ -242,7 +244,7 @@ long memory_remove_from_physmap(uint64_t start, xen_guest_handle_t arg)
 			rc = gnttab_unmap_frame(d, x.gpfn, false);
 		}
 	} else {
-		rc = -XEN_ENOENT; /* a grant mapping, a device: not the partition's page */
+		rc = -XEN_ENOENT; /* a grant mapping, a device, a disk it serves: not its RAM */
 	}
 	spin_unlock(&d->lock);
 	return rc;

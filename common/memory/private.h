@@ -31,6 +31,8 @@ int memory_target(domid_t dom, struct domain **out);
 
 /* reservation.c: increase/decrease_reservation, populate_physmap. */
 long memory_reservation_op(unsigned int op, uint64_t start, xen_guest_handle_t arg);
+/* The frame of d's device-tree RAM at gfn (its banks in guest order), or false. */
+bool memory_ram_frame(const struct domain *d, gfn_t gfn, mfn_t *mfn);
 /* Xen's max_page as a power of two: addresses above need no address_bits limit. */
 unsigned int memory_max_page_order(void);
 

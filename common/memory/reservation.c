@@ -61,16 +61,21 @@ static bool memop_flags(struct memop_args *a, uint32_t flags)
 	return true;
 }
 
-/* The frame of d's device-tree RAM at gfn, or false when gfn is not RAM. */
-static bool memory_ram_frame(const struct domain *d, gfn_t gfn, mfn_t *mfn)
+/* The frame of d's device-tree RAM (its banks) at gfn, or false when gfn is not RAM. */
+bool memory_ram_frame(const struct domain *d, gfn_t gfn, mfn_t *mfn)
 {
-	gfn_t first = gaddr_to_gfn(d->ram_gpa);
+	uint32_t i;
 
-	if ((gfn < first) || ((gfn - first) >= (d->ram_bytes >> PAGE_SHIFT))) {
-		return false;
+	for (i = 0U; (i < d->nr_ram_banks) && (i < DOMAIN_MAX_MEM_BANKS); i++) {
+		const struct ram_bank *b = &d->ram_bank[i];
+		gfn_t first = gaddr_to_gfn(b->gpa);
+
+		if ((gfn >= first) && ((gfn - first) < (b->size >> PAGE_SHIFT))) {
+			*mfn = maddr_to_mfn(b->maddr) + (gfn - first);
+			return true;
+		}
 	}
-	*mfn = maddr_to_mfn(d->ram_maddr) + (gfn - first);
-	return true;
+	return false;
 }
 
 /*
@@ -81,6 +86,7 @@ static bool memory_ram_frame(const struct domain *d, gfn_t gfn, mfn_t *mfn)
  */
 static int memory_remove_page(struct domain *d, gfn_t gfn)
 {
+	mfn_t own;
 	mfn_t mfn;
 	enum p2m_type t;
 	int rc;
@@ -91,6 +97,10 @@ static int memory_remove_page(struct domain *d, gfn_t gfn)
 	switch (t) {
 	case p2m_ram_rw:
 	case p2m_ram_ro:
+		/* Only the partition's RAM (not a disk it serves, mapped like RAM). */
+		if (!memory_ram_frame(d, gfn, &own) || (own != mfn)) {
+			return -XEN_EINVAL;
+		}
 		/* A 2 MiB block is split first; an empty table pool refuses the page. */
 		rc = p2m_prepare_page(&d->p2m, gfn);
 		if ((rc == 0) && (p2m_remove_entry(&d->p2m, gfn) != 0)) {

@@ -17,9 +17,9 @@
  * (bootarg static=<port>) is checked to be connected to Linux.
  *
  * Heartbeat: every period_ms (default 10) on the virtual counter; a beat is
- * late by the time between its deadline and when it is taken; every 100
- * beats "P: heartbeat N, late max X us" (and "... LATE" past late_us,
- * default 2000).
+ * late by the time between its deadline and when it is taken; every
+ * report beats (default 100, 0: never) "P: heartbeat N, late max X us"
+ * (and "... LATE" past late_us, default 2000).
  */
 #include <guest/guest.h>
 #include <guest/xen_evtchn.h>
@@ -49,6 +49,7 @@ int test_main(void)
 	uint64_t period = timer_us_to_ticks(rt_arg_u64("period_ms", 10) * 1000U);
 	uint64_t late_limit = timer_us_to_ticks(rt_arg_u64("late_us", 2000));
 	uint64_t sessions_max = rt_arg_u64("sessions", 0); /* 0: forever */
+	uint64_t report = rt_arg_u64("report", 100);
 	evtchn_port_t sport = (evtchn_port_t)rt_arg_u64("static", 0);
 	evtchn_port_t port = 0;
 	uint64_t next;
@@ -93,7 +94,7 @@ int test_main(void)
 			if (late > period) {
 				next = now + period; /* missed beats are not made up */
 			}
-			if (beats % 100U == 0U) {
+			if ((report != 0U) && (beats % report == 0U)) {
 				printf("P: heartbeat %lu, late max %lu us%s\n", beats,
 				       timer_ticks_to_us(late_max), late_max > late_limit ? " LATE" : "");
 			}

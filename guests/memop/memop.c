@@ -319,6 +319,28 @@ static void hyp_pages(void)
 	check("  current unchanged", cur() - c0, 0);
 }
 
+/* GNTTABOP_query_size on itself: max_nr_frames, or -1. */
+static long gnt_max_frames(void)
+{
+	struct gnttab_query_size q = { .dom = DOMID_SELF };
+
+	if (HYPERVISOR_grant_table_op(GNTTABOP_query_size, &q, 1) != 0 || q.status != GNTST_okay) {
+		return -1;
+	}
+	return (long)q.max_nr_frames;
+}
+
+/* The node says max_grant_frames = <8>, max_maptrack_frames = <1>. */
+static void gnttab_sizes(void)
+{
+	/* Xen 4.18's properties: 4.17 ignores them (64 frames). */
+	check2("query_size max_nr_frames (max_grant_frames = <8>)", gnt_max_frames(), 64, 8);
+	check2("grant frame 8 (past the limit)", atp(DOMID_SELF, XENMAPSPACE_grant_table, 8,
+						     GNT0_GFN + 8U, 0, 0), 0, -XEN_EINVAL);
+	check("grant frame 7 (the last)", atp(DOMID_SELF, XENMAPSPACE_grant_table, 7, GNT0_GFN + 7U,
+					      0, 0), 0);
+}
+
 static void add_to_physmap(void)
 {
 	static xen_ulong_t idxs[2] __attribute__((aligned(8)));
@@ -600,6 +622,8 @@ static int granter(void)
 		printf("G: FAIL grant table\n");
 		return 1;
 	}
+	/* Its node says nothing: Xen's default size. */
+	printf("G: max_nr_frames %ld%s\n", gnt_max_frames(), gnt_max_frames() == 64 ? "" : " MISMATCH");
 	((volatile uint32_t *)page)[0] = 0x6ea47e42U;
 	gnt_grant(REF, 1, (uint64_t)(uintptr_t)page >> 12, false);
 	flags = &gnt_entry(REF)->flags;
@@ -656,6 +680,7 @@ int test_main(void)
 	increases();
 	removes();
 	hyp_pages();
+	gnttab_sizes();
 	add_to_physmap();
 	others();
 	xen_version_ops();

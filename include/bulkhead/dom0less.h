@@ -43,6 +43,8 @@ struct dom0less_limits {
 	uint32_t nr_cpus;       /* CONFIG_NR_CPUS */
 	uint32_t board_cpus;    /* CPUs the machine has; 0: unknown */
 	uint32_t evtchn_ports;  /* CONFIG_EVTCHN_MAX_PORTS */
+	uint32_t gnttab_frames; /* CONFIG_GNTTAB_MAX_FRAMES */
+	uint32_t maptrack_entries; /* CONFIG_GNTTAB_MAPTRACK_ENTRIES */
 	uint32_t nr_banks;      /* machine RAM; 0: not checked */
 	struct mem_range banks[DOM0LESS_MAX_BANKS];
 	uint32_t vgic_nr_spis;  /* CONFIG_VGIC_NR_SPIS */

@@ -14,6 +14,9 @@
 #define DOMAIN_MAX_MODULES U(3)
 #define DOMAIN_MAX_STATIC_EVTCHN U(8)
 #define DOMAIN_BOOTARGS_LEN U(256)
+/* Xen 4.17's defaults and limits for a domain's grant table. */
+#define DOMAIN_XEN_GRANT_FRAMES U(64)
+#define DOMAIN_XEN_MAPTRACK_FRAMES U(1024)
 #define DOMAIN_MAX_IOMEM U(8)      /* xen,reg ranges of a partition's assigned devices */
 #define DOMAIN_MAX_DEV_IRQS U(16)  /* interrupts of a partition's assigned devices */
 #define DOMAIN_GIC_PHANDLE U(65000) /* Xen's GUEST_PHANDLE_GIC */
@@ -93,6 +96,13 @@ struct domain_config {
 	char bootargs[DOMAIN_BOOTARGS_LEN];
 	bool vpl011;
 	bool enhanced;          /* xen,enhanced: /hypervisor node, grant table, evtchn */
+	/*
+	 * Grant-table sizes (Xen's max_grant_frames, max_maptrack_frames): the
+	 * parser fills Xen's default when the node says nothing; 0 grant frames
+	 * (a partition made without the parser) means all the pool holds.
+	 */
+	uint32_t max_grant_frames;
+	uint32_t max_maptrack_frames;
 	enum restart_policy restart;
 	uint32_t nr_static_evtchn;
 	struct static_evtchn static_evtchn[DOMAIN_MAX_STATIC_EVTCHN];

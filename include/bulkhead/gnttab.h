@@ -21,6 +21,8 @@ struct gnttab_maptrack;
 #define GNTTAB_ENTRIES_PER_FRAME U(512)
 #define GNTTAB_MAX_ENTRIES (CONFIG_GNTTAB_MAX_FRAMES * GNTTAB_ENTRIES_PER_FRAME)
 #define GNTTAB_INVALID_HANDLE U(0xffffffff)
+/* Maptrack entries in one 4 KiB frame (Xen counts max_maptrack_frames in these). */
+#define GNTTAB_MAPTRACK_PER_FRAME U(256)
 /* Unmap elements per TLB invalidation (common/gnttab/unmap.c). */
 #define GNTTAB_UNMAP_CHUNK U(16)
 
@@ -52,6 +54,9 @@ struct grant_table {
 	rwlock_t lock __cacheline_aligned;
 	/* Below: read-mostly, changed only under the write lock. */
 	uint32_t nr_frames __cacheline_aligned; /* frames the guest may use */
+	uint32_t max_frames;             /* max_grant_frames: query_size's max_nr_frames */
+	uint32_t init_frames;            /* frames initialised so far (the pool is BOOT_NOINIT) */
+	uint32_t maptrack_limit;         /* max_maptrack_frames, in entries */
 	bool resetting;                  /* restart in progress: no new pins */
 	struct grant_entry_v1 *shared;   /* the static frames */
 	struct gnttab_active *active;    /* shadow of each entry in use */

@@ -5,7 +5,7 @@
 # tree tests/config/dts/partial/NAME.dts) and the exact message it must be
 # rejected with (// EXPECT:), or OK.
 # VERIFIES: REQ-BOOT-020 REQ-BOOT-021 REQ-BOOT-022 REQ-BOOT-023 REQ-BOOT-024
-# VERIFIES: REQ-BOOT-025 REQ-BOOT-026 REQ-BOOT-027 REQ-BOOT-040 REQ-PT-004 REQ-PT-005
+# VERIFIES: REQ-BOOT-025 REQ-BOOT-026 REQ-BOOT-027 REQ-BOOT-040 REQ-PT-004 REQ-PT-005 REQ-GNT-023
 set -u
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$(pwd)/build}"

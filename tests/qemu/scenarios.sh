@@ -63,6 +63,11 @@ else
 		if [ $g = 3 ]; then def=qemu-virt_defconfig; else def=qemu-virt-gicv2_defconfig; fi
 		log="$HYP_OUT/build-hyp-gicv$g.log"
 		mkdir -p "$HYP_OUT"
+		# A .config older than the defconfig or any Kconfig is made again (new defaults).
+		if [ -f "$o/.config" ] && [ -n "$(find Kconfig ./*/Kconfig ./*/*/Kconfig boards \
+			-newer "$o/.config" \( -name 'Kconfig*' -o -name defconfig \) | head -1)" ]; then
+			rm -f "$o/.config"
+		fi
 		{ [ -f "$o/.config" ] || make -s O="$o" "$def"; } > "$log" 2>&1 &&
 			make -s -j2 O="$o" hyp >> "$log" 2>&1 && [ -f "$o/bulkhead.bin" ]
 		if [ $? -eq 0 ]; then

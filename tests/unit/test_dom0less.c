@@ -69,6 +69,8 @@ static void limits(struct dom0less_limits *lim, uint32_t doms, uint32_t vcpus, u
 	lim->nr_cpus = cpus;
 	lim->evtchn_ports = 256U;
 	lim->vgic_nr_spis = 32U;
+	lim->gnttab_frames = 64U;
+	lim->maptrack_entries = 256U;
 }
 
 VERIFIES(REQ-BOOT-010, REQ-BOOT-011, REQ-BOOT-012, REQ-BOOT-013, REQ-BOOT-015)
@@ -241,6 +243,9 @@ static void test_config_cases(void **state)
 			if (sscanf(line, "CONFIG_NR_CPUS=%u", &v) == 1) lim.nr_cpus = v;
 			if (sscanf(line, "CONFIG_EVTCHN_MAX_PORTS=%u", &v) == 1) lim.evtchn_ports = v;
 			if (sscanf(line, "CONFIG_VGIC_NR_SPIS=%u", &v) == 1) lim.vgic_nr_spis = v;
+			if (sscanf(line, "CONFIG_GNTTAB_MAX_FRAMES=%u", &v) == 1) lim.gnttab_frames = v;
+			if (sscanf(line, "CONFIG_GNTTAB_MAPTRACK_ENTRIES=%u", &v) == 1)
+				lim.maptrack_entries = v;
 		}
 		rc = parse_file(name, &lim);
 		if (strcmp(want, "OK") == 0) {

@@ -73,6 +73,61 @@ static void test_grant_frame_mapping(void **state)
 	assert_int_equal(d1->gt.nr_frames, 3);
 }
 
+/* A partition whose node set max_grant_frames = <2> and max_maptrack_frames = <0>. */
+static struct domain *sized_domain(domid_t id)
+{
+	struct domain_config cfg;
+	struct domain *d;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.name[0] = (char)('d'); cfg.name[1] = (char)('0' + id); cfg.name[2] = 0;
+	cfg.nr_vcpus = 1;
+	cfg.mem_bytes = HARNESS_RAM_BYTES;
+	cfg.pcpus[0] = 3;
+	cfg.max_grant_frames = 2;
+	cfg.max_maptrack_frames = 0;
+	assert_int_equal(domain_create(id, &cfg), 0);
+	d = domain_by_id(id);
+	d->state = DOMAIN_RUNNING;
+	d->vcpu[0].online = true;
+	return d;
+}
+
+VERIFIES(REQ-GNT-022, REQ-GNT-023)
+static void test_sizes_from_the_device_tree(void **state)
+{
+	struct domain *d3 = sized_domain(3);
+	struct gnttab_query_size *q = args(d3);
+	struct gnttab_setup_table *st;
+	gfn_t base = gaddr_to_gfn(GUEST_GNTTAB_BASE);
+	uint32_t h;
+	bool ok = true;
+
+	(void)state;
+	q->dom = DOMID_SELF;
+	assert_int_equal(gnt_op(&d3->vcpu[0], GNTTABOP_query_size, GNT_ARGS, 1), 0);
+	assert_int_equal(q->max_nr_frames, 2);
+	assert_int_equal(add_frame(d3, 2, base + 2), -XEN_EINVAL);
+	assert_int_equal(add_frame(d3, 1, base + 1), 0);
+	assert_int_equal(d3->gt.nr_frames, 2);
+	st = args(d3);
+	st->dom = DOMID_SELF;
+	st->nr_frames = 3;
+	assert_int_equal(gnt_op(&d3->vcpu[0], GNTTABOP_setup_table, GNT_ARGS, 1), 0);
+	assert_int_equal(st->status, GNTST_general_error);
+	/* No maptrack frames: it may grant, never map. */
+	harness_gnt_grant(d1, 9, 3, gnt_page_gfn(10), GTF_permit_access);
+	assert_int_equal(gnt_map(&d3->vcpu[0], 1, 9, GNTMAP_host_map, GNT_ADDR(0), &h, NULL),
+			 GNTST_no_space);
+	assert_int_equal(gnttab_maptrack_nr_free(d3, &ok), 0);
+	assert_true(ok);
+	/* The others keep Xen's sizes (here all the host pool holds). */
+	q = args(d2);
+	q->dom = DOMID_SELF;
+	assert_int_equal(gnt_op(&d2->vcpu[0], GNTTABOP_query_size, GNT_ARGS, 1), 0);
+	assert_int_equal(q->max_nr_frames, CONFIG_GNTTAB_MAX_FRAMES);
+}
+
 VERIFIES(REQ-GNT-009)
 static void test_query_size(void **state)
 {
@@ -323,6 +378,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup(test_grant_frame_mapping, setup),
 		cmocka_unit_test_setup(test_query_size, setup),
+		cmocka_unit_test_setup(test_sizes_from_the_device_tree, setup),
 		cmocka_unit_test_setup(test_setup_table, setup),
 		cmocka_unit_test_setup(test_versions, setup),
 		cmocka_unit_test_setup(test_refused_subops, setup),

@@ -143,6 +143,45 @@ static void test_console_io_long_write_continues(void **state)
 	assert_int_equal(d1->vcpu[0].arch.continuations, 2);
 }
 
+static void ctrl_a3(void)
+{
+	console_input_byte('\x01');
+	console_input_byte('\x01');
+	console_input_byte('\x01');
+}
+
+VERIFIES(REQ-CON-002)
+static void test_console_focus_skips_absent_partitions(void **state)
+{
+	struct domain *d2 = domain_by_id(2);
+	char c;
+	unsigned int i;
+
+	(void)state;
+	for (i = 0; i <= CONFIG_MAX_DOMAINS + 1U; i++) {
+		console_input_byte('a');
+		if (console_domain_read(d1, &c, 1) == 1) {
+			break;
+		}
+		(void)console_domain_read(d2, &c, 1);
+		ctrl_a3();
+	}
+	assert_true(i <= CONFIG_MAX_DOMAINS + 1U);
+	/* d1 -> d2 -> the hypervisor -> d1: the empty slots d3.. are skipped. */
+	ctrl_a3();
+	console_input_byte('b');
+	assert_int_equal(console_domain_read(d2, &c, 1), 1);
+	assert_int_equal(c, 'b');
+	ctrl_a3();
+	console_input_byte('c');
+	assert_int_equal(console_domain_read(d1, &c, 1), 0);
+	assert_int_equal(console_domain_read(d2, &c, 1), 0);
+	ctrl_a3();
+	console_input_byte('d');
+	assert_int_equal(console_domain_read(d1, &c, 1), 1);
+	assert_int_equal(c, 'd');
+}
+
 VERIFIES(REQ-HC-006, REQ-DOM-001)
 static void test_sched_shutdown(void **state)
 {
@@ -307,6 +346,7 @@ int main(void)
 		cmocka_unit_test_setup(test_console_io_write, setup),
 		cmocka_unit_test_setup(test_console_io_bad_pointer_efault, setup),
 		cmocka_unit_test_setup(test_console_io_long_write_continues, setup),
+		cmocka_unit_test_setup(test_console_focus_skips_absent_partitions, setup),
 		cmocka_unit_test_setup(test_sched_shutdown, setup),
 		cmocka_unit_test_setup(test_hvm_get_param, setup),
 		cmocka_unit_test_setup(test_add_to_physmap_shared_info, setup),

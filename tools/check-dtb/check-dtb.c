@@ -127,6 +127,8 @@ static int read_config(const char *path, struct dom0less_limits *lim)
 		{ "CONFIG_MAX_VCPUS", offsetof(struct dom0less_limits, max_vcpus) },
 		{ "CONFIG_NR_CPUS", offsetof(struct dom0less_limits, nr_cpus) },
 		{ "CONFIG_EVTCHN_MAX_PORTS", offsetof(struct dom0less_limits, evtchn_ports) },
+		{ "CONFIG_GNTTAB_MAX_FRAMES", offsetof(struct dom0less_limits, gnttab_frames) },
+		{ "CONFIG_GNTTAB_MAPTRACK_ENTRIES", offsetof(struct dom0less_limits, maptrack_entries) },
 		{ "CONFIG_VGIC_NR_SPIS", offsetof(struct dom0less_limits, vgic_nr_spis) },
 	};
 	char line[256];
