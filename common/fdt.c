@@ -327,7 +327,7 @@ int fdt_next_sibling(const struct fdt *f, int node)
  * Walk from the root until node, keeping the offset of each ancestor in a
  * fixed stack. Returns the depth of node, or a negative error.
  */
-static int fdt_ancestors(const struct fdt *f, int node, int stack[FDT_MAX_DEPTH + 2U])
+int fdt_ancestors(const struct fdt *f, int node, int stack[FDT_MAX_DEPTH + 2U])
 {
 	int depth = 0;
 	int n = 0;

@@ -92,24 +92,20 @@ static int hw_ranges_step(const struct fdt *f, int bus, int parent, uint64_t *ad
 
 int hw_dt_reg(const struct fdt *f, int node, unsigned int idx, paddr_t *addr, uint64_t *size)
 {
-	int bus = fdt_parent(f, node);
+	int stack[FDT_MAX_DEPTH + 2U];
+	int depth = fdt_ancestors(f, node, stack);
 	uint64_t a;
 	uint64_t s;
-	uint32_t depth;
+	int level;
 	int rc;
 
-	if (bus < 0) {
-		return bus;
+	if (depth < 1) {
+		return (depth < 0) ? depth : -FDT_ERR_NOTFOUND;
 	}
-	rc = fdt_reg(f, bus, node, idx, &a, &s);
-	/* LOOP-BOUND: one bus level a round, at most FDT_MAX_DEPTH levels. */
-	for (depth = 0U; (rc == 0) && (bus != 0) && (depth < FDT_MAX_DEPTH); depth++) {
-		int parent = fdt_parent(f, bus);
-		if (parent < 0) {
-			return parent;
-		}
-		rc = hw_ranges_step(f, bus, parent, &a, s);
-		bus = parent;
+	rc = fdt_reg(f, stack[depth - 1], node, idx, &a, &s);
+	/* Up one bus a round, through its ranges, to the root. */
+	for (level = depth - 1; (rc == 0) && (level > 0); level--) {
+		rc = hw_ranges_step(f, stack[level], stack[level - 1], &a, s);
 	}
 	if (rc == 0) {
 		*addr = a;
@@ -120,21 +116,17 @@ int hw_dt_reg(const struct fdt *f, int node, unsigned int idx, paddr_t *addr, ui
 
 /* ------------------------------------------------------ interrupts */
 
-/* The interrupt parent of node: its own or its nearest ancestor's interrupt-parent. */
-static int hw_irq_parent(const struct fdt *f, int node)
+/* The phandle of node's interrupt parent: its own or its nearest ancestor's interrupt-parent. */
+static int hw_irq_parent(const struct fdt *f, int node, uint32_t *phandle)
 {
-	int n = node;
-	uint32_t depth;
-	uint32_t ph;
+	int stack[FDT_MAX_DEPTH + 2U];
+	int depth = fdt_ancestors(f, node, stack);
+	int level;
 
-	for (depth = 0U; (n >= 0) && (depth <= FDT_MAX_DEPTH); depth++) {
-		if (fdt_prop_u32(f, n, "interrupt-parent", &ph) == 0) {
-			return fdt_node_by_phandle(f, ph);
+	for (level = depth; level >= 0; level--) {
+		if (fdt_prop_u32(f, stack[level], "interrupt-parent", phandle) == 0) {
+			return 0;
 		}
-		if (n == 0) {
-			break;
-		}
-		n = fdt_parent(f, n);
 	}
 	return -FDT_ERR_NOTFOUND;
 }
@@ -142,12 +134,17 @@ static int hw_irq_parent(const struct fdt *f, int node)
 int hw_dt_irq(const struct fdt *f, int node, int gic, unsigned int idx, uint32_t *intid)
 {
 	uint32_t cells = 0U;
+	uint32_t parent = 0U;
+	uint32_t gic_ph = 0U;
 	const uint8_t *p;
 	uint32_t type;
 	uint32_t num;
 	int len;
 
-	if ((gic < 0) || (hw_irq_parent(f, node) != gic)) {
+	/* Compared by phandle: no search of the tree for the parent. */
+	if ((gic < 0) || (hw_irq_parent(f, node, &parent) != 0) ||
+	    ((fdt_prop_u32(f, gic, "phandle", &gic_ph) != 0) &&
+	     (fdt_prop_u32(f, gic, "linux,phandle", &gic_ph) != 0)) || (parent != gic_ph)) {
 		return -FDT_ERR_NOTFOUND;
 	}
 	if ((fdt_prop_u32(f, gic, "#interrupt-cells", &cells) != 0) || (cells < 2U) ||

@@ -31,8 +31,9 @@
 /* s (shorter than size) and zeros up to size, as Xen copies its fixed arrays. */
 static long version_copy_string(xen_guest_handle_t arg, const char *s, size_t size)
 {
-	/* The zero padding of the fixed-size string sub-ops. */
-	static const char version_zeros[XEN_CAPABILITIES_INFO_LEN];
+	/* The zero padding of the fixed-size string sub-ops: never written, and
+	 * not const so that its KiB of zeros lies in .bss, not in the image. */
+	static char version_zeros[XEN_CAPABILITIES_INFO_LEN];
 	size_t len = strnlen(s, size - 1U);
 
 	if ((copy_to_guest(arg, s, len) != 0) ||

@@ -28,11 +28,18 @@ HYP_CFLAGS := -std=c11 -ffreestanding -fno-builtin-printf -Wall -Wextra -Werror 
 	-fno-stack-protector -fstack-usage -fcallgraph-info=su -fno-omit-frame-pointer -momit-leaf-frame-pointer \
 	-fno-pie -fno-pic -fno-common -ffunction-sections -fdata-sections
 HYP_CFLAGS += $(HYP_EXTRA_CFLAGS)
-# Cold code, run at boot and at a partition's restart only (device-tree
-# parsing, the configuration checks, building partitions): optimised for
-# size, so the image stays small as bindings grow; hot paths keep HYP_OPT.
+# Cold code: run at boot, at a partition's restart, on the fatal path, or
+# as a debug check (device-tree parsing, the configuration checks, building
+# and restarting partitions, CPU bring-up, panic, the XPFO walk, the lock
+# profile, console formatting). Optimised for size, so the image stays in
+# its 128 KiB as bindings grow; the trap, hypercall, grant, event and vGIC
+# paths keep HYP_OPT.
 HYP_COLD_SRCS := $(wildcard common/fdt.c common/dom0less*.c common/hwdesc*.c \
-	common/domain_build.c common/fdt_build.c common/boot_setup.c common/mm_boot.c)
+	common/domain_build.c common/fdt_build.c common/boot_setup.c common/mm_boot.c \
+	common/setup.c common/domain_restart.c common/summary.c common/xpfo_check.c \
+	common/lock_profile.c common/version.c common/lib/vsnprintf.c \
+	arch/arm/setup.c arch/arm/machine.c arch/arm/smp.c arch/arm/panic.c \
+	arch/arm/xpfo_walk.c arch/arm/uart_*.c)
 $(patsubst %.c,$(HYP_DIR)/%.o,$(HYP_COLD_SRCS)): HYP_CFLAGS += -Os
 HYP_ASFLAGS := -D__ASSEMBLER__ -march=armv8-a -g
 HYP_LDFLAGS := -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \

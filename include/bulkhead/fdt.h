@@ -69,6 +69,11 @@ int fdt_first_child(const struct fdt *f, int node);
 int fdt_next_sibling(const struct fdt *f, int node);
 /* Parent by a bounded walk from the root (the blob keeps no back links). */
 int fdt_parent(const struct fdt *f, int node);
+/*
+ * Every ancestor of node in one walk: stack[0] is the root, stack[d] the node
+ * itself at depth d, which is returned (or a negative error).
+ */
+int fdt_ancestors(const struct fdt *f, int node, int stack[FDT_MAX_DEPTH + 2U]);
 /* Child of parent named name (full name, or name before '@' if unique). */
 int fdt_subnode(const struct fdt *f, int parent, const char *name);
 /* Absolute path such as "/chosen/domU1". */

@@ -25,13 +25,21 @@ config=$(basename "${FRAG%.dtsi}")
 sed 's/bootargs = "/bootargs = "bench=1 /' "$FRAG" > "$OUT/$config-bench.dtsi"
 gic=3
 grep -q '^CONFIG_GICV2=y' "$BUILD/.config" 2>/dev/null && gic=2
+# The board $BUILD is configured for: its defconfig and QEMU machine.
+board=$(sed -n 's/^CONFIG_BOARD="\(.*\)"$/\1/p' "$BUILD/.config" 2>/dev/null)
+case ${board:-qemu-virt} in
+qemu-virt) mach=(-g "$gic" -c cortex-a57) defconfig=qemu-virt_defconfig ;;
+xilinx-zcu102) mach=(-M xlnx-zcu102) defconfig=xilinx-zcu102_defconfig ;;
+xilinx-versal-virt) mach=(-M xlnx-versal-virt) defconfig=xilinx-versal-virt_defconfig ;;
+*) echo "boot.sh: no QEMU machine for $board" >&2; exit 2 ;;
+esac
 nparts=$(grep -c 'compatible = "xen,domain"' "$FRAG")
 
 # A second build, the same but CONFIG_BOOT_SCRUB=n, so the cost of zeroing
 # partition RAM at boot is measured side by side in the same run.
 noscrub="$BUILD/noscrub"
 if [ ! -f "$noscrub/.config" ]; then
-	make -s O="$noscrub" qemu-virt_defconfig CONFIG_FRAGMENTS=tools/bench/noscrub.config > /dev/null
+	make -s O="$noscrub" "$defconfig" CONFIG_FRAGMENTS=tools/bench/noscrub.config > /dev/null
 fi
 make -s -j2 O="$noscrub" hyp > /dev/null
 
@@ -41,7 +49,7 @@ echo "config,boot_scrub,hyp_entry_to_first_guest_insns,hyp_entry_to_all_guests_i
 measure() {
 	local log="$OUT/boot-$config-scrub-$2.log" rc text data bss
 	set +e
-	bash tools/qemu/run.sh -g "$gic" -c cortex-a57 -t 300 -i shift=0,sleep=off \
+	GUESTDIR="$BUILD/guests" bash tools/qemu/run.sh "${mach[@]}" -t 300 -i shift=0,sleep=off \
 		-k "$1/bulkhead.bin" -l "$log" "$OUT/$config-bench.dtsi" > /dev/null
 	rc=$?
 	set -e

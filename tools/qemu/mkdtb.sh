@@ -27,6 +27,7 @@
 # with dtc next to OUT and loaded as the blob.
 # Writes OUT.dtb, OUT.dts, and OUT.loader: one QEMU argument per line
 # (`-device` / `loader,file=...,addr=...,force-raw=on`).
+# MKDTB_EXTRA names one more fragment appended last.
 # XEN_BOOTARGS, when set, becomes /chosen/xen,xen-bootargs (to boot Xen 4.17
 # on the same tree for comparison).
 set -euo pipefail
@@ -117,6 +118,10 @@ BEGIN { n = split(list, l, "\n"); i = 1; a = 1 }
 {
 	dtc -q -I dtb -O dts "$base.machine.dtb"
 	cat "$base.fragment.dtsi"
+	# MKDTB_EXTRA: one more fragment, last (the benches' tree changes for Xen).
+	if [ -n "${MKDTB_EXTRA:-}" ]; then
+		cat "$MKDTB_EXTRA"
+	fi
 	if [ -n "${XEN_BOOTARGS:-}" ]; then
 		printf '/ { chosen { xen,xen-bootargs = "%s"; }; };\n' "$XEN_BOOTARGS"
 	fi
