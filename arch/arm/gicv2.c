@@ -211,6 +211,15 @@ void gic_hw_write_lr_pending(unsigned int i, uint32_t virq, uint8_t prio, bool g
 	mmio_write32(hw_machine.gich.base + GICH_LR(i), v);
 }
 
+void gic_hw_write_lr_hw(unsigned int i, uint32_t virq, uint8_t prio, bool group1)
+{
+	uint32_t v = (virq & GICH_LR_VID_MASK) | ((uint32_t)(prio >> 3) << GICH_LR_PRIO_SHIFT) |
+		     ((uint32_t)GIC_LR_PENDING << GICH_LR_STATE_SHIFT) | (group1 ? GICH_LR_GRP1 : 0U) |
+		     GICH_LR_HW | ((virq & GICH_LR_PID_MASK) << GICH_LR_PID_SHIFT);
+
+	mmio_write32(hw_machine.gich.base + GICH_LR(i), v);
+}
+
 void gic_hw_read_lr(unsigned int i, struct gic_lr *lr)
 {
 	uint32_t v = mmio_read32(hw_machine.gich.base + GICH_LR(i));

@@ -291,6 +291,15 @@ void gic_hw_write_lr_pending(unsigned int i, uint32_t virq, uint8_t prio, bool g
 	ich_lr_access(i, true, &v);
 }
 
+void gic_hw_write_lr_hw(unsigned int i, uint32_t virq, uint8_t prio, bool group1)
+{
+	uint64_t v = (uint64_t)virq | ((uint64_t)prio << ICH_LR_PRIO_SHIFT) |
+		     ((uint64_t)GIC_LR_PENDING << ICH_LR_STATE_SHIFT) | (group1 ? ICH_LR_GROUP : ULL(0)) |
+		     ICH_LR_HW | (((uint64_t)virq & ICH_LR_PINTID_MASK) << ICH_LR_PINTID_SHIFT);
+
+	ich_lr_access(i, true, &v);
+}
+
 void gic_hw_read_lr(unsigned int i, struct gic_lr *lr)
 {
 	uint64_t v;

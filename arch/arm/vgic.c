@@ -30,6 +30,8 @@ static struct vgic_cpu vgic_cpus[CONFIG_MAX_DOMAINS][CONFIG_MAX_VCPUS];
  * Written when a partition is built, read by the interrupt path.
  */
 static struct domain *vgic_hw_owner[VGIC_NR_IRQS];
+/* The vCPU each assigned SPI is routed to, kept by vgic_hw_sync (the interrupt path reads it). */
+static struct vcpu *vgic_hw_to[VGIC_NR_IRQS];
 static uint32_t vgic_hw_mask[CONFIG_MAX_DOMAINS][VGIC_NR_WORDS];
 /* The vCPU whose interrupts this pCPU's list registers hold. */
 static struct vcpu *vgic_loaded[CONFIG_NR_CPUS];
@@ -509,32 +511,38 @@ void vgic_maintenance(void)
 }
 
 /*
- * The hardware-linked twin of vgic_raise_direct: irq (an assigned SPI, or the
- * virtual timer's PPI) fired for v while this pCPU runs v's trap with its LRs
- * loaded, nothing else pending: straight into a free LR with the HW bit, as
- * the flush would load it. Caller holds c's lock.
+ * The hardware-linked twin of vgic_raise_direct: physical irq (the virtual
+ * timer, or an assigned SPI) fired for v while this pCPU runs v's trap with
+ * its LRs loaded, nothing else pending: straight into a free LR with the HW
+ * bit, so the exit needs no flush. Caller holds c's lock.
  */
 static bool vgic_hw_direct(const struct vcpu *v, struct vgic_cpu *c, unsigned int irq)
 {
 	const struct pcpu *pc = this_pcpu();
 	const struct vgic_dist *dist = c->dist;
-	struct gic_lr lr = { .virq = irq, .pintid = irq, .state = GIC_LR_PENDING, .hw = true };
+	uint8_t prio;
 	int i;
 
 	if ((pc->cur_vcpu != v) || (pc->id >= CONFIG_NR_CPUS) || (vgic_loaded[pc->id] != v) ||
-	    c->lrs_stale || !vgic_dist_on(dist)) {
+	    c->lrs_stale || !vgic_dist_on(dist) || !vgic_dist_irq_enabled(dist, c->vcpu, irq)) {
 		return false;
 	}
-	i = vgic_lr_direct(&c->lrs, &c->pending, gic_hw_nr_lrs(), irq,
-			   vgic_dist_irq_enabled(dist, c->vcpu, irq));
-	if (i < 0) {
-		return false;
+	if ((c->lrs.used == 0U) && vgic_set_empty(&c->pending)) {
+		/* The usual case: every LR retired, nothing waiting. LR 0, without a search. */
+		c->lrs.irq[0] = (uint16_t)irq;
+		c->lrs.hw = U(1);
+		write_atomic(&c->lrs.used, U(1));
+		i = 0;
+	} else {
+		i = vgic_lr_direct(&c->lrs, &c->pending, gic_hw_nr_lrs(), irq, true);
+		if (i < 0) {
+			return false;
+		}
+		c->lrs.hw |= U(1) << (unsigned int)i;
 	}
-	c->lrs.hw |= U(1) << (unsigned int)i;
-	lr.prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[c->vcpu].prio[irq]
-					  : dist->spi_prio[irq - VGIC_NR_PRIVATE];
-	lr.group1 = dist->version == 3U;
-	gic_hw_write_lr((unsigned int)i, &lr);
+	prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[c->vcpu].prio[irq]
+				       : dist->spi_prio[irq - VGIC_NR_PRIVATE];
+	gic_hw_write_lr_hw((unsigned int)i, irq, prio, dist->version == 3U);
 	return true;
 }
 
@@ -573,15 +581,13 @@ bool vgic_hw_irq(unsigned int intid)
 	struct domain *d = vgic_irq_valid(intid) ? read_atomic(&vgic_hw_owner[intid]) : NULL;
 	struct vgic_cpu *c;
 	struct vcpu *v;
-	unsigned int t;
 	irqflags_t f;
 
 	if (d == NULL) {
 		return false;
 	}
-	t = vgic_dist_target(vgic_dist_of(d), intid, 0U);
-	v = &d->vcpu[(t < d->nr_vcpus) ? t : 0U];
-	c = v->arch.vgic;
+	v = read_atomic(&vgic_hw_to[intid]);
+	c = (v != NULL) ? v->arch.vgic : NULL;
 	if ((read_atomic(&d->state) != DOMAIN_RUNNING) || (c == NULL)) {
 		/* Its partition is stopping: masked there, nobody will EOI this one. */
 		gic_hw_enable(intid, false);
@@ -618,6 +624,7 @@ static void vgic_hw_sync(struct domain *d)
 		if (!vgic_dom_hw(d, irq)) {
 			continue;
 		}
+		write_atomic(&vgic_hw_to[irq], &d->vcpu[(t < d->nr_vcpus) ? t : 0U]);
 		gic_hw_route_spi(irq, d->vcpu[(t < d->nr_vcpus) ? t : 0U].pcpu);
 		gic_hw_enable(irq, run && vgic_dist_irq_enabled(dist, 0U, irq));
 	}
@@ -861,6 +868,7 @@ static void vgic_hw_init(struct domain *d)
 			dist->spi_edge[irq / 32U] |= U(1) << (irq % 32U);
 		}
 		(void)atomic_fetch_or(&mask[irq / 32U], U(1) << (irq % 32U));
+		write_atomic(&vgic_hw_to[irq], &d->vcpu[0]);
 		write_atomic(&vgic_hw_owner[irq], d);
 	}
 }

@@ -74,6 +74,8 @@ unsigned int gic_hw_nr_lrs(void);
 void gic_hw_write_lr(unsigned int i, const struct gic_lr *lr);
 /* The common case of the above: a pending, software (not hardware-linked) virq. */
 void gic_hw_write_lr_pending(unsigned int i, uint32_t virq, uint8_t prio, bool group1);
+/* A pending, hardware-linked virq whose EOI deactivates physical INTID virq (the same). */
+void gic_hw_write_lr_hw(unsigned int i, uint32_t virq, uint8_t prio, bool group1);
 void gic_hw_read_lr(unsigned int i, struct gic_lr *lr);
 uint32_t gic_hw_empty_lrs(void);            /* ELRSR: LRs holding nothing */
 /* Ask for a maintenance interrupt when at most one LR is still in use. */
