@@ -31,9 +31,12 @@ HYP_CFLAGS += $(HYP_EXTRA_CFLAGS)
 # Cold code: run at boot, at a partition's restart, on the fatal path, or
 # as a debug check (device-tree parsing, the configuration checks, building
 # and restarting partitions, CPU bring-up, panic, the XPFO walk, the lock
-# profile, console formatting). Optimised for size, so the image stays in
-# its 128 KiB as bindings grow; the trap, hypercall, grant, event and vGIC
-# paths keep HYP_OPT.
+# profile, console formatting), and the calls a guest makes while it sets
+# itself up or that are refused (vcpu_op, PSCI, physmap, the balloon's
+# reservations, the grant table's table-wide sub-ops, memory_op refusals,
+# the xenstore set-up). Optimised for size, so the image stays in its
+# 128 KiB as bindings grow; the trap, hypercall, grant map/unmap/copy,
+# event and vGIC paths keep HYP_OPT.
 HYP_COLD_SRCS := $(wildcard common/fdt.c common/dom0less*.c common/hwdesc*.c \
 	common/domain_build.c common/fdt_build.c common/boot_setup.c common/mm_boot.c \
 	common/setup.c common/domain_restart.c common/summary.c common/xpfo_check.c \
@@ -41,7 +44,8 @@ HYP_COLD_SRCS := $(wildcard common/fdt.c common/dom0less*.c common/hwdesc*.c \
 	arch/arm/setup.c arch/arm/machine.c arch/arm/smp.c arch/arm/panic.c \
 	arch/arm/xpfo_walk.c arch/arm/uart_*.c common/xenstore.c common/evtchn/static.c \
 	common/evtchn/reset.c common/gnttab/reset.c common/memory/refused.c common/vcpu_op.c \
-	arch/arm/vpsci.c common/domain.c common/memory/physmap.c)
+	arch/arm/vpsci.c common/domain.c common/memory/physmap.c common/memory/reservation.c \
+	common/gnttab/misc.c)
 $(patsubst %.c,$(HYP_DIR)/%.o,$(HYP_COLD_SRCS)): HYP_CFLAGS += -Os
 HYP_ASFLAGS := -D__ASSEMBLER__ -march=armv8-a -g
 HYP_LDFLAGS := -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \
