@@ -7,8 +7,9 @@
  *
  * For every request size, queue depth and repetition, in that order, one
  * window of W seconds starting at t0 + k * (W + G) seconds of the virtual
- * counter (CNTVCT_EL0: Bulkhead starts every partition's counter together at
- * boot, so partitions booted together share these windows). In a window qd
+ * counter (CNTVCT_EL0: Bulkhead starts a partition's counter when it
+ * creates it, so partitions created together at boot share these windows,
+ * give or take the time to load one of them). In a window qd
  * processes each keep one O_DIRECT request in flight (so the disk sees qd
  * at a time), alternating reads and writes at pseudo-random aligned offsets
  * (a fixed sequence: the same run issues the same requests). A request
