@@ -157,7 +157,7 @@ struct hc_result guest_hypercall(struct pcpu *pc)
 	res.x0 = (uint64_t)hypercall_dispatch(r->x[16], r->x);
 	res.exit = lean_exit(pc, v);
 #if CONFIG_DEBUG
-	if ((res.exit != HC_EXIT_RESET) && (gen != v->arch.reset_gen)) {
+	if (!v->arch.sys_dirty && (gen != v->arch.reset_gen)) {
 		panic("hypercall exit: d%u v%u reset without sys_dirty", v->domain->domain_id,
 		      v->vcpu_id);
 	}
