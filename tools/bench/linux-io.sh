@@ -174,7 +174,7 @@ for clock in $CLOCKS; do
 	for pers in $PERS; do
 		for n in $FES; do
 			tag="$clock-p$pers-fe$n"
-			args="bytes=$(echo $SIZES | tr ' ' ','),qd=$(echo $QDS | tr ' ' ','),reps=$reps,t0=$t0,window=$win,gap=1"
+			args="bytes=$(echo $SIZES | tr ' ' ':'),qd=$(echo $QDS | tr ' ' ':'),reps=$reps,t0=$t0,window=$win,gap=1"
 			mkdtsi "$WORK/$tag.dtsi" "$n" "$pers" "$args"
 			log="$WORK/$tag.log"
 			echo "bench-linux-io: $tag ($nwin windows of $win s from $t0 s; timeout $tmo s)"
