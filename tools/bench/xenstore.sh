@@ -72,10 +72,16 @@ for n in $CLIENTS; do
 		grep -oE "B[0-9]: bench $op n=[0-9]+ ok=1 median_ns=[0-9]+ max_ns=[0-9]+ total_ns=[0-9]+" "$log" |
 			awk -v n="$n" -v op="$op" '{
 				split($4, a, "="); split($6, m, "="); split($7, x, "="); split($8, t, "=")
-				cnt = a[2]; rate += cnt * 1e9 / t[2]; med[NR] = m[2]; if (x[2] > max) max = x[2]
+				cnt = a[2] + 0; rate += cnt * 1e9 / t[2]; med[NR] = m[2] + 0; if (x[2] + 0 > max) max = x[2] + 0
 			} END {
-				# the median over clients of each client median
-				asort(med); k = int((NR + 1) / 2)
+				# the median over clients of each client median (POSIX awk: no asort;
+				# an insertion sort of at most a few clients)
+				for (i = 2; i <= NR; i++) {
+					v = med[i]
+					for (j = i - 1; j >= 1 && med[j] > v; j--) med[j + 1] = med[j]
+					med[j + 1] = v
+				}
+				k = int((NR + 1) / 2)
 				printf "%d,%s,%d,%.0f,%d,%d\n", n, op, cnt, rate, med[k], max
 			}' | tee -a "$CSV"
 	done
