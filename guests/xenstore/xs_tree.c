@@ -5,7 +5,9 @@
  * dom0less set-up (tools/helpers/init-dom0less.c) writes for a domain,
  * all owned by the partition itself so that it reads and writes its whole
  * home and nobody else does. PV devices of later issues add their nodes
- * through the same xs_tree_node() calls.
+ * through the same xs_tree_node() calls. Not written: init-dom0less's
+ * "vm" link and /vm/<uuid> (a partition has no UUID: its xen_version
+ * guest_handle is zero) and /libxl (the toolstack's own).
  */
 #include "xs.h"
 
@@ -88,6 +90,9 @@ enum xs_err xs_tree_add_domain(const struct xs_domain_info *d)
 	}
 	if (err == XS_OK) {
 		err = node_u64(d->domid, "memory/target", d->memory_kib);
+	}
+	if (err == XS_OK) {
+		err = xs_tree_node(d->domid, "memory/videoram", "-1");
 	}
 	for (i = 0U; (err == XS_OK) && (i < sizeof(fixed) / sizeof(fixed[0])); i++) {
 		err = xs_tree_node(d->domid, fixed[i][0], fixed[i][1]);
