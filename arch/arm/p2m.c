@@ -301,6 +301,27 @@ int p2m_remove_entry(struct p2m_domain *p2m, gfn_t gfn)
 	return p2m_take_entry(p2m, gfn, &old);
 }
 
+int p2m_replace_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t)
+{
+	uint64_t *table;
+	uint64_t old;
+
+	if ((gfn >> (P2M_IPA_BITS - PAGE_SHIFT)) != 0U) {
+		return -XEN_EINVAL;
+	}
+	table = p2m_walk(p2m, gfn, 3U, false);
+	if (table == NULL) {
+		return -XEN_ENOENT;
+	}
+	old = load_acquire(&table[LEVEL_INDEX(gfn, 3U)]);
+	/* One try: if the entry changed meanwhile, its partition changed it itself. */
+	if (((old & PTE_VALID) == 0U) ||
+	    !atomic_cmpxchg(&table[LEVEL_INDEX(gfn, 3U)], &old, p2m_pte(mfn, t, false))) {
+		return -XEN_ENOENT;
+	}
+	return 0;
+}
+
 void p2m_flush_tlb(const struct p2m_domain *p2m)
 {
 	arch_tlb_flush_vmid(p2m->vmid);

@@ -70,6 +70,12 @@ int p2m_clear_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t *old_mfn,
  * restart), which call p2m_flush_tlb once before the frame may be reused.
  */
 int p2m_remove_entry(struct p2m_domain *p2m, gfn_t gfn);
+/*
+ * Point a present 4 KiB entry at another frame, without invalidating (a
+ * batch calls p2m_flush_tlb once); -ENOENT, and nothing written, when no
+ * entry is present.
+ */
+int p2m_replace_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t);
 /* Invalidate every stage-1 and stage-2 TLB entry of this VMID (one broadcast). */
 void p2m_flush_tlb(const struct p2m_domain *p2m);
 int p2m_lookup(const struct p2m_domain *p2m, gfn_t gfn, mfn_t *mfn, enum p2m_type *t);
