@@ -302,7 +302,8 @@ static inline void slot_check_irqs_masked(void)
 void mmu_percpu_slots(struct pcpu *pc)
 {
 #if CONFIG_XPFO
-	uint64_t first = (uint64_t)pc->id * SLOTS_PER_CPU;
+	/* SLOTS_PER_CPU: its CONFIG_MAP_SLOTS_PER_CPU slots, then its scratch slot. */
+	uint64_t first = (uint64_t)pc->id * ((uint64_t)CONFIG_MAP_SLOTS_PER_CPU + 1U);
 
 	pc->map_ptes = &slot_l3[first];
 	pc->map_va = MAP_SLOTS_VA + (first << PAGE_SHIFT);
