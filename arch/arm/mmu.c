@@ -486,7 +486,8 @@ bool arch_xpfo_tables(struct xpfo_tables *t)
 #if CONFIG_XPFO
 	t->root = hyp_pt_root;
 	t->cpu_slots_va = MAP_SLOTS_VA;
-	t->cpu_slots_per_cpu = SLOTS_PER_CPU;
+	/* SLOTS_PER_CPU: CONFIG_MAP_SLOTS_PER_CPU and the scratch slots. */
+	t->cpu_slots_per_cpu = (uint32_t)CONFIG_MAP_SLOTS_PER_CPU + ARCH_NR_SCRATCH;
 	t->nr_cpus = CONFIG_NR_CPUS;
 	t->global_slots_va = GLOBAL_SLOTS_VA;
 	t->nr_global_slots = CONFIG_GLOBAL_MAP_SLOTS;

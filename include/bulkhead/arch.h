@@ -48,7 +48,7 @@ int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma
 #define ARCH_SCRATCH_ARG U(0)  /* a small hypercall argument or result, a grant-table element */
 #define ARCH_SCRATCH_SRC U(1)  /* GNTTABOP_copy's source page */
 #define ARCH_SCRATCH_DST U(2)  /* GNTTABOP_copy's destination page */
-#define ARCH_NR_SCRATCH  3
+#define ARCH_NR_SCRATCH  U(3)
 #ifndef ARCH_INLINE_SCRATCH
 void *arch_map_scratch(unsigned int slot, paddr_t ma);
 void arch_unmap_scratch(unsigned int slot, void *va);
