@@ -322,6 +322,29 @@ int p2m_replace_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_typ
 	return 0;
 }
 
+int p2m_remove_grant(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn)
+{
+	uint64_t *table;
+	uint64_t *slot;
+	uint64_t cur;
+
+	if ((gfn >> (P2M_IPA_BITS - PAGE_SHIFT)) != 0U) {
+		return -XEN_EINVAL;
+	}
+	table = p2m_walk(p2m, gfn, 3U, false);
+	if (table == NULL) {
+		return -XEN_ENOENT;
+	}
+	slot = &table[LEVEL_INDEX(gfn, 3U)];
+	cur = load_acquire(slot);
+	/* A grant mapping's entry is exactly what p2m_set_entry wrote for it. */
+	if ((cur != p2m_pte(mfn, p2m_grant_map_rw, false)) &&
+	    (cur != p2m_pte(mfn, p2m_grant_map_ro, false))) {
+		return -XEN_ENOENT;
+	}
+	return atomic_cmpxchg(slot, &cur, 0U) ? 0 : -XEN_ENOENT;
+}
+
 void p2m_flush_tlb(const struct p2m_domain *p2m)
 {
 	arch_tlb_flush_vmid(p2m->vmid);

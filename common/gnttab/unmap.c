@@ -57,8 +57,6 @@ static int16_t gnttab_unmap_locked(struct vcpu *v, struct gnttab_maptrack *mt,
 	struct domain *ld = v->domain;
 	uint16_t flags = read_atomic(&mt->flags);
 	gfn_t gfn = gaddr_to_gfn(a->host_addr);
-	mfn_t old_mfn;
-	enum p2m_type old_t;
 
 	if ((a->dev_bus_addr != 0U) && (a->dev_bus_addr != mfn_to_maddr(act->mfn))) {
 		return GNTST_general_error;
@@ -71,13 +69,12 @@ static int16_t gnttab_unmap_locked(struct vcpu *v, struct gnttab_maptrack *mt,
 	if ((a->new_addr != 0U) || (gfn != read_atomic(&mt->gfn))) {
 		return GNTST_general_error;
 	}
-	/* GCOVR_EXCL_START COV-006 */
-	if ((p2m_lookup(&ld->p2m, gfn, &old_mfn, &old_t) != 0) ||
-	    ((old_t != p2m_grant_map_rw) && (old_t != p2m_grant_map_ro)) || (old_mfn != act->mfn)) {
+	/* Only that grant mapping is removed, checked and removed in one step. */
+	if (p2m_remove_grant(&ld->p2m, gfn, act->mfn) != 0) {
+		/* GCOVR_EXCL_START COV-006 */
 		return GNTST_general_error;
+		/* GCOVR_EXCL_STOP */
 	}
-	/* GCOVR_EXCL_STOP */
-	(void)p2m_remove_entry(&ld->p2m, gfn);
 	store_release(&mt->flags, (uint16_t)(flags | MAPTRACK_UNMAPPING));
 	*pending = true;
 	return GNTST_okay;

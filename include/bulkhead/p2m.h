@@ -76,6 +76,13 @@ int p2m_remove_entry(struct p2m_domain *p2m, gfn_t gfn);
  * entry is present.
  */
 int p2m_replace_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t);
+/*
+ * Remove gfn's 4 KiB entry only when it is a grant mapping (read-only or
+ * read-write) of mfn: one compare-and-swap, so what is removed is what was
+ * checked. -XEN_ENOENT when it is anything else (nothing changes). No TLB
+ * invalidation (the caller's).
+ */
+int p2m_remove_grant(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn);
 /* Invalidate every stage-1 and stage-2 TLB entry of this VMID (one broadcast). */
 void p2m_flush_tlb(const struct p2m_domain *p2m);
 int p2m_lookup(const struct p2m_domain *p2m, gfn_t gfn, mfn_t *mfn, enum p2m_type *t);
