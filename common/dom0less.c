@@ -70,6 +70,42 @@ void dom0less_default_limits(struct dom0less_limits *lim)
 #endif
 	lim->gnttab_frames = CONFIG_GNTTAB_MAX_FRAMES;
 	lim->maptrack_entries = CONFIG_GNTTAB_MAPTRACK_ENTRIES;
+	lim->shm_regions = CONFIG_STATIC_SHM_REGIONS;
+#ifdef CONFIG_P2M_POOL_PAGES
+	lim->p2m_pool_pages = CONFIG_P2M_POOL_PAGES;
+#endif
+}
+
+bool dom0less_add_hyp_ram(struct dom0less_limits *lim, paddr_t base, uint64_t size,
+			  const char *what)
+{
+	if ((size == 0U) || (lim->nr_hyp_ram >= DOM0LESS_MAX_HYP_RAM)) {
+		return false;
+	}
+	lim->hyp_ram[lim->nr_hyp_ram] = (struct dom0less_hyp_dev){
+		.base = base, .size = size, .intid = 0U, .node = -1, .what = what };
+	lim->nr_hyp_ram++;
+	return true;
+}
+
+void dom0less_hyp_ram_from_dt(const struct fdt *f, struct dom0less_limits *lim)
+{
+	int rm = fdt_path(f, "/reserved-memory");
+	int n = (rm >= 0) ? fdt_first_child(f, rm) : rm;
+	uint32_t i;
+	uint64_t a;
+	uint64_t s;
+
+	/* LOOP-BOUND: fdt_mem_rsv() fails past the reservation block, inside the checked blob. */
+	for (i = 0U; fdt_mem_rsv(f, i, &a, &s) == 0; i++) {
+		(void)dom0less_add_hyp_ram(lim, a, s, "/memreserve/");
+	}
+	for (i = 0U; (n >= 0) && (i < f->size_struct / 4U); i++) {
+		if (fdt_reg(f, rm, n, 0U, &a, &s) == 0) {
+			(void)dom0less_add_hyp_ram(lim, a, s, "/reserved-memory");
+		}
+		n = fdt_next_sibling(f, n);
+	}
 }
 
 void dom0less_limits_from_dt(const struct fdt *f, struct dom0less_limits *lim)
@@ -781,9 +817,11 @@ static int d0l_collect(struct d0l_ctx *c, int chosen)
 	n = fdt_first_child(c->f, chosen);
 	for (steps = 0U; (n >= 0) && (steps <= c->f->size_struct / 4U); steps++) {
 		count += fdt_node_compatible(c->f, n, "xen,domain") ? 1U : 0U;
-		if (d0l_module_kind(c->f, n) == MOD_KERNEL) {
-			return d0l_err(c, n, 0, "a dom0 kernel module: Bulkhead has no dom0, "
-				       "use xen,domain nodes");
+		if ((d0l_module_kind(c->f, n) == MOD_KERNEL) ||
+		    fdt_node_compatible(c->f, n, "xen,domain-shared-memory-v1")) {
+			return d0l_err(c, n, 0, "a dom0 %s: Bulkhead has no dom0, use xen,domain nodes",
+				       (d0l_module_kind(c->f, n) == MOD_KERNEL) ? "kernel module" :
+				       "shared memory node");
 		}
 		n = fdt_next_sibling(c->f, n);
 	}
@@ -821,7 +859,8 @@ int dom0less_parse(const struct fdt *f, const struct dom0less_limits *lim,
 		err[0] = '\0';
 	}
 	if ((lim->max_domains > CONFIG_MAX_DOMAINS) || (lim->max_vcpus > CONFIG_MAX_VCPUS) ||
-	    (lim->nr_cpus == 0U) || (lim->nr_cpus > U(64)) || (lim->nr_banks > DOM0LESS_MAX_BANKS)) {
+	    (lim->nr_cpus == 0U) || (lim->nr_cpus > U(64)) || (lim->nr_banks > DOM0LESS_MAX_BANKS) ||
+	    (lim->shm_regions > CONFIG_STATIC_SHM_REGIONS)) {
 		(void)bh_snprintf(err, errlen, "limits beyond what the parser was built for");
 		return -FDT_ERR_BADVALUE;
 	}
@@ -845,6 +884,9 @@ int dom0less_parse(const struct fdt *f, const struct dom0less_limits *lim,
 	}
 	if (rc == 0) {
 		rc = d0l_all_vbds(&c);
+	}
+	if (rc == 0) {
+		rc = d0l_all_shm(&c);
 	}
 	if (rc == 0) {
 		rc = d0l_xenstore_check(&c);

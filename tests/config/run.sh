@@ -2,7 +2,8 @@
 # Build-time configuration check (tools/check-dtb, `make check-dtb`): every
 # tests/config/dts/*.dts names the Kconfig values it runs with (// CONFIG:),
 # the partial device trees loaded as its modules (// MODULE: ADDR NAME, the
-# tree tests/config/dts/partial/NAME.dts) and the exact message it must be
+# tree tests/config/dts/partial/NAME.dts), where the hypervisor image lies
+# (// HYP: ADDR SIZE, check-dtb --hyp) and the exact message it must be
 # rejected with (// EXPECT:), or OK.
 # VERIFIES: REQ-BOOT-020 REQ-BOOT-021 REQ-BOOT-022 REQ-BOOT-023 REQ-BOOT-024
 # VERIFIES: REQ-BOOT-025 REQ-BOOT-026 REQ-BOOT-027 REQ-BOOT-040 REQ-PT-004 REQ-PT-005 REQ-GNT-023
@@ -34,6 +35,8 @@ for dts in tests/config/dts/*.dts tests/config/hw/*.dts; do
 			echo "FAIL: config/$name (dtc partial/$pname.dts)"
 		mods+=(--module "$addr=$WORK/partial-$pname.dtb")
 	done < <(sed -n 's|^// MODULE: ||p' "$dts")
+	read -r haddr hsize < <(sed -n 's|^// HYP: ||p' "$dts")
+	[ -n "${haddr:-}" ] && mods+=(--hyp "$haddr=$hsize")
 	out=$("$TOOL" --config "$WORK/$name.config" "${mods[@]+"${mods[@]}"}" "$WORK/$name.dtb" 2>&1)
 	rc=$?
 	missing=
