@@ -132,7 +132,8 @@ static int boot_shm(const struct fdt *f)
 	for (i = 0U; i < c->nr_shm; i++) {
 		const struct dom0less_shm *r = &c->shm[i];
 		uint32_t users = 0U;
-		char owner[16] = "DOMID_IO";
+		const char *who = "DOMID_IO";
+		char owner[8];
 		if (mm_boot_claim(r->maddr, r->size) != 0) {
 			(void)fdt_node_path(f, r->node, path, sizeof(path));
 			printk("bulkhead: config: %s: shared memory 0x%llx-0x%llx is not free board "
@@ -148,10 +149,11 @@ static int boot_shm(const struct fdt *f)
 		}
 		if (r->owner != 0U) {
 			(void)bh_snprintf(owner, sizeof(owner), "d%u", r->owner);
+			who = owner;
 		}
 		printk("bulkhead: shared memory \"%s\" 0x%llx-0x%llx: %u partitions, owner %s\n",
 		       r->id, (unsigned long long)r->maddr,
-		       (unsigned long long)(r->maddr + r->size - 1U), users, owner);
+		       (unsigned long long)(r->maddr + r->size - 1U), users, who);
 	}
 	return 0;
 }
