@@ -124,6 +124,7 @@ struct domain_config {
 	struct static_evtchn static_evtchn[DOMAIN_MAX_STATIC_EVTCHN];
 	/* Device assignment (the multiboot,device-tree module's /passthrough). */
 	uint32_t gic_phandle;   /* the partial tree's /gic phandle, else DOMAIN_GIC_PHANDLE */
+	uint32_t nr_spis;       /* Xen's nr_spis (at most CONFIG_VGIC_NR_SPIS, the default) */
 	uint32_t nr_iomem;
 	struct iomem_map iomem[DOMAIN_MAX_IOMEM];
 	uint32_t nr_dev_irqs;

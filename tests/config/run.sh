@@ -7,6 +7,7 @@
 # rejected with (// EXPECT:), or OK.
 # VERIFIES: REQ-BOOT-020 REQ-BOOT-021 REQ-BOOT-022 REQ-BOOT-023 REQ-BOOT-024
 # VERIFIES: REQ-BOOT-025 REQ-BOOT-026 REQ-BOOT-027 REQ-BOOT-040 REQ-PT-004 REQ-PT-005 REQ-GNT-023
+# VERIFIES: REQ-BOOT-016 REQ-SHM-001 REQ-SHM-002
 set -u
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$(pwd)/build}"
@@ -74,6 +75,22 @@ if ! make --no-print-directory -s O="$mo" check-dtb DTB="$WORK/too-many-vcpus.dt
 else
 	echo "FAIL: config/make-check-dtb-fails-over-limit: $(tail -3 "$WORK/make-bad.log")"
 fi
+
+# Once the image is built, the make target hands its place in RAM to the
+# checker (--hyp from bulkhead.elf's _start and _end): a shared memory
+# region on it is refused. A stand-in ELF with just those two symbols.
+printf '.globl _start, _end\n.set _start, 0x40200000\n.set _end, 0x40800000\n' |
+	aarch64-linux-gnu-as -o "$mo/bulkhead.elf" - &&
+	sed 's/0x7fe00000/0x40600000/' tests/config/dts/shm-ok-borrowers.dts |
+	dtc -q -I dts -O dtb -o "$WORK/shm-on-hyp.dtb" -
+if ! make --no-print-directory -s O="$mo" check-dtb DTB="$WORK/shm-on-hyp.dtb" \
+	> "$WORK/make-hyp.log" 2>&1 &&
+	grep -qxF 'dts: /chosen/a/shm: xen,shared-mem host range 0x40600000-0x407fffff overlaps the hypervisor (0x40200000-0x407fffff)' "$WORK/make-hyp.log"; then
+	echo "PASS: config/make-check-dtb-hyp"
+else
+	echo "FAIL: config/make-check-dtb-hyp: $(tail -3 "$WORK/make-hyp.log")"
+fi
+rm -f "$mo/bulkhead.elf"
 
 # A partial device tree the checker is not given is refused, not skipped.
 out=$("$TOOL" "$WORK/pt-ok.dtb" 2>&1)

@@ -216,6 +216,7 @@ static void test_xen_static_mem(void **state)
  */
 VERIFIES(REQ-BOOT-020, REQ-BOOT-021, REQ-BOOT-022, REQ-BOOT-023, REQ-BOOT-024, REQ-BOOT-025)
 VERIFIES(REQ-BOOT-026, REQ-BOOT-011, REQ-BOOT-012, REQ-BOOT-013, REQ-BOOT-014, REQ-PT-005)
+VERIFIES(REQ-BOOT-016, REQ-SHM-001, REQ-SHM-002)
 static void test_config_cases(void **state)
 {
 	DIR *dir = opendir(boot_dts_dir());
