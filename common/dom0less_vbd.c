@@ -86,7 +86,7 @@ static int vbd_one(struct d0l_ctx *c, uint32_t fi, int node)
 	}
 	be = &c->out->dom[bi];
 	/* Both ends talk through xenstore; the disks are seen after the backend's RAM. */
-	if (!fe->enhanced || !be->enhanced || be->direct_map) {
+	if (!fe->xs_client || !be->xs_client || be->direct_map) {
 		return d0l_err(c, node, 0, "needs xen,enhanced in %s and %s, a backend not "
 			       "direct-map", fe->name, be->name);
 	}

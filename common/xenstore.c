@@ -173,6 +173,17 @@ void xenstore_write_dt(struct fdt_writer *w, const struct domain *d)
 			fdt_w_prop_u32(w, "event-channel", xenstore_port_of(p));
 			fdt_w_prop_u64(w, "ring-gfn", XENSTORE_RING_GFN);
 		}
+		/* The disks it serves: <frontend virtual-device read-only> each (docs/xenstore.md). */
+		if (p->nr_vbds != 0U) {
+			uint32_t cells[3U * DOMAIN_MAX_VBDS];
+			uint32_t j;
+			for (j = 0U; (j < p->nr_vbds) && (j < DOMAIN_MAX_VBDS); j++) {
+				cells[3U * j] = p->vbd[j].fe;
+				cells[(3U * j) + 1U] = p->vbd[j].devid;
+				cells[(3U * j) + 2U] = p->vbd[j].readonly ? 1U : 0U;
+			}
+			fdt_w_prop_cells(w, "vbds", cells, 3U * j);
+		}
 		fdt_w_end_node(w);
 	}
 	fdt_w_end_node(w);

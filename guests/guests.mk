@@ -29,7 +29,8 @@ $(GUEST_DIR)/%.S.o: guests/%.S
 	@mkdir -p $(dir $@)
 	$(Q)$(GUEST_CC) $(GUEST_CFLAGS) -D__ASSEMBLY__ -c -o $@ $<
 
-guest_objs = $(patsubst guests/%,$(GUEST_DIR)/%.o,$(wildcard guests/$(1)/*.c guests/$(1)/*.S))
+guest_objs = $(patsubst guests/%,$(GUEST_DIR)/%.o,$(wildcard guests/$(1)/*.c guests/$(1)/*.S \
+	guests/$(1)/*/*.c))
 
 # Second expansion: each image depends on the objects of its own directory.
 .SECONDEXPANSION:
@@ -44,4 +45,4 @@ $(GUEST_DIR)/%.bin: $(GUEST_DIR)/%.elf
 # Objects are kept (not intermediates make deletes after the link): the next
 # build is incremental and make prints no rm line.
 .PRECIOUS: $(GUEST_DIR)/%.elf $(GUEST_DIR)/%.c.o $(GUEST_DIR)/%.S.o
--include $(wildcard $(GUEST_DIR)/*/*.d $(GUEST_DIR)/lib/*.d)
+-include $(wildcard $(GUEST_DIR)/*/*.d $(GUEST_DIR)/*/*/*.d)

@@ -26,6 +26,26 @@ $(LINUX_INITRAMFS): $(LINUX_PROGS) tools/linux/init tools/linux/mkinitramfs.sh t
 		$(wildcard $(shell tools/fetch/path.sh manifest 2>/dev/null))
 	$(Q)bash tools/linux/mkinitramfs.sh -o $@ $(addprefix -p ,$(LINUX_PROGS))
 
+# The virtual-disk scenarios' initramfs (tests/linux/scenarios/blk*.scn):
+# xen-blkfront and ext4 (which mounts ext2) instead of the Xen device
+# modules, and tools/linux/scripts/blktest.
+#
+#   make linux-blk-initramfs -> $(BUILD)/linux/initramfs-blk.cpio
+LINUX_BLK_INITRAMFS := $(BUILD)/linux/initramfs-blk.cpio
+LINUX_BLK_MODS := xen-blkfront crc32c_generic ext4
+LINUX_SCRIPTS := $(wildcard tools/linux/scripts/*)
+
+.PHONY: linux-blk-initramfs
+linux-blk-initramfs: $(LINUX_PROGS)
+	$(Q)bash tools/fetch/fetch.sh
+	$(Q)$(MAKE) --no-print-directory $(LINUX_BLK_INITRAMFS)
+
+$(LINUX_BLK_INITRAMFS): $(LINUX_PROGS) $(LINUX_SCRIPTS) tools/linux/init \
+		tools/linux/mkinitramfs.sh tools/linux/newc.py mk/linux.mk \
+		$(wildcard $(shell tools/fetch/path.sh manifest 2>/dev/null))
+	$(Q)bash tools/linux/mkinitramfs.sh -o $@ -m "$(LINUX_BLK_MODS)" \
+		$(addprefix -p ,$(LINUX_PROGS) $(LINUX_SCRIPTS))
+
 # make run-linux: Linux (a shell) beside a bare-metal partition on QEMU;
 # Ctrl-A three times switches console input between them (dts/linux-demo.dtsi).
 RUN_LINUX_DTSI ?= dts/linux-demo.dtsi

@@ -16,6 +16,7 @@
 #include <bulkhead/console.h>
 #include <public/errno.h>
 #include "gic_sysreg.h"
+#include "gic_hot.h"
 
 /* Interrupts handled per gic_handle_irq() call before returning to the guest. */
 #define GIC_IRQS_PER_ENTRY U(16)
@@ -108,42 +109,48 @@ void gic_send_sgi(unsigned int cpu, unsigned int sgi)
 	gic_hw_send_sgi(cpu, sgi);
 }
 
+void gic_handle_acked(uint32_t iar)
+{
+	uint32_t intid = gic_hot_intid(iar);
+	gic_handler_t h;
+
+	gic_hot_eoi(iar);
+	if (intid == GIC_PPI_VTIMER) {
+		if (!vgic_vtimer_fired(iar)) {
+			gic_hot_deactivate(iar);
+		}
+		return;
+	}
+	/* An assigned device's SPI: its partition's EOI deactivates it. */
+	if ((intid >= GIC_SPI_BASE) && vgic_hw_irq(intid)) {
+		return;
+	}
+	if (intid == GIC_PPI_MAINT) {
+		vgic_maintenance();
+	} else if (intid < GIC_ROUTE_MAX) {
+		h = read_atomic(&gic_handlers[intid]);
+		if (h != NULL) {
+			h(intid);
+		} else {
+			printk("gic: spurious INTID %u disabled\n", (unsigned int)intid);
+			gic_hw_enable(intid, false);
+		}
+	} else {
+		/* Beyond the handler table: never routed, so only deactivated. */
+	}
+	gic_hot_deactivate(iar);
+}
+
 void gic_handle_irq(void)
 {
 	unsigned int n;
 
 	for (n = 0U; n < GIC_IRQS_PER_ENTRY; n++) {
-		uint32_t iar = gic_hw_ack();
-		uint32_t intid = gic_hw_intid(iar);
-		gic_handler_t h;
+		uint32_t iar = gic_hot_ack();
 
-		if (intid >= GIC_INTID_SPECIAL) {
+		if (gic_hot_intid(iar) >= GIC_INTID_SPECIAL) {
 			break;
 		}
-		gic_hw_eoi(iar);
-		if (intid == GIC_PPI_VTIMER) {
-			if (!vgic_vtimer_fired(iar)) {
-				gic_hw_deactivate(iar);
-			}
-			continue;
-		}
-		/* An assigned device's SPI: its partition's EOI deactivates it. */
-		if ((intid >= GIC_SPI_BASE) && vgic_hw_irq(intid)) {
-			continue;
-		}
-		if (intid == GIC_PPI_MAINT) {
-			vgic_maintenance();
-		} else if (intid < GIC_ROUTE_MAX) {
-			h = read_atomic(&gic_handlers[intid]);
-			if (h != NULL) {
-				h(intid);
-			} else {
-				printk("gic: spurious INTID %u disabled\n", (unsigned int)intid);
-				gic_hw_enable(intid, false);
-			}
-		} else {
-			/* Beyond the handler table: never routed, so only deactivated. */
-		}
-		gic_hw_deactivate(iar);
+		gic_handle_acked(iar);
 	}
 }

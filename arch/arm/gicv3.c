@@ -10,7 +10,7 @@
 #include <bulkhead/hwdesc.h>
 #include <bulkhead/arch.h>
 #include <bulkhead/console.h>
-#include "gic_sysreg.h"
+#include "gic_hot.h"
 
 #define GICD_CTLR_RWP     ((uint32_t)1U << 31)
 #define GICD_CTLR_ENABLE  (U(1) << 0 | U(1) << 1 | U(1) << 4) /* Grp1(A), ARE */
@@ -30,12 +30,6 @@
 #define ICH_HCR_EN        (ULL(1) << 0)
 #define ICH_HCR_UIE       (ULL(1) << 1)
 
-#define ICH_LR_STATE_SHIFT U(62)
-#define ICH_LR_HW          (ULL(1) << 61)
-#define ICH_LR_GROUP       (ULL(1) << 60)
-#define ICH_LR_PRIO_SHIFT  U(48)
-#define ICH_LR_PINTID_SHIFT U(32)
-#define ICH_LR_PINTID_MASK ULL(0x1fff)
 
 static paddr_t gicv3_rd_base[CONFIG_NR_CPUS];   /* RD_base of each CPU's redistributor */
 static unsigned int gicv3_nr_lines;
@@ -160,27 +154,22 @@ void gic_hw_cpu_init(unsigned int cpu)
 
 uint32_t gic_hw_ack(void)
 {
-	uint32_t iar = (uint32_t)gic_read_sysreg(icc_iar1_el1);
-
-	__asm__ volatile("dsb sy" ::: "memory");
-	return iar;
+	return gic_hot_ack();
 }
 
 uint32_t gic_hw_intid(uint32_t iar)
 {
-	return iar & U(0xffffff);
+	return gic_hot_intid(iar);
 }
 
 void gic_hw_eoi(uint32_t iar)
 {
-	gic_write_sysreg(icc_eoir1_el1, iar);
-	gic_isb();
+	gic_hot_eoi(iar);
 }
 
 void gic_hw_deactivate(uint32_t iar)
 {
-	gic_write_sysreg(icc_dir_el1, iar);
-	gic_isb();
+	gic_hot_deactivate(iar);
 }
 
 void gic_hw_enable(unsigned int intid, bool on)
@@ -230,45 +219,6 @@ unsigned int gic_hw_nr_lrs(void)
 	return gicv3_lrs;
 }
 
-/* The list register's name must be literal text in the mrs/msr template. */
-#define LR_ACCESS(n)                                                          \
-	do {                                                                    \
-		if (write) {                                                    \
-			gic_write_sysreg(ich_lr##n##_el2, *val);                \
-		} else {                                                        \
-			*val = gic_read_sysreg(ich_lr##n##_el2);                \
-		}                                                               \
-	} while (false)
-
-/* Inline: one LR write per interrupt delivered, and the switch is the whole of it. */
-static inline __attribute__((always_inline)) void ich_lr_access(unsigned int i, bool write,
-							  uint64_t *val)
-{
-	switch (i) {
-	case 0U: LR_ACCESS(0); break;
-	case 1U: LR_ACCESS(1); break;
-	case 2U: LR_ACCESS(2); break;
-	case 3U: LR_ACCESS(3); break;
-	case 4U: LR_ACCESS(4); break;
-	case 5U: LR_ACCESS(5); break;
-	case 6U: LR_ACCESS(6); break;
-	case 7U: LR_ACCESS(7); break;
-	case 8U: LR_ACCESS(8); break;
-	case 9U: LR_ACCESS(9); break;
-	case 10U: LR_ACCESS(10); break;
-	case 11U: LR_ACCESS(11); break;
-	case 12U: LR_ACCESS(12); break;
-	case 13U: LR_ACCESS(13); break;
-	case 14U: LR_ACCESS(14); break;
-	case 15U: LR_ACCESS(15); break;
-	default:
-		if (!write) {
-			*val = 0U;
-		}
-		break;
-	}
-}
-
 void gic_hw_write_lr(unsigned int i, const struct gic_lr *lr)
 {
 	uint64_t v = (uint64_t)lr->virq | ((uint64_t)lr->prio << ICH_LR_PRIO_SHIFT) |
@@ -280,31 +230,24 @@ void gic_hw_write_lr(unsigned int i, const struct gic_lr *lr)
 	if (lr->hw) {
 		v |= ICH_LR_HW | (((uint64_t)lr->pintid & ICH_LR_PINTID_MASK) << ICH_LR_PINTID_SHIFT);
 	}
-	ich_lr_access(i, true, &v);
+	gic_hot_lr_access(i, true, &v);
 }
 
 void gic_hw_write_lr_pending(unsigned int i, uint32_t virq, uint8_t prio, bool group1)
 {
-	uint64_t v = (uint64_t)virq | ((uint64_t)prio << ICH_LR_PRIO_SHIFT) |
-		     ((uint64_t)GIC_LR_PENDING << ICH_LR_STATE_SHIFT) | (group1 ? ICH_LR_GROUP : ULL(0));
-
-	ich_lr_access(i, true, &v);
+	gic_hot_write_lr_pending(i, virq, prio, group1);
 }
 
 void gic_hw_write_lr_hw(unsigned int i, uint32_t virq, uint8_t prio, bool group1)
 {
-	uint64_t v = (uint64_t)virq | ((uint64_t)prio << ICH_LR_PRIO_SHIFT) |
-		     ((uint64_t)GIC_LR_PENDING << ICH_LR_STATE_SHIFT) | (group1 ? ICH_LR_GROUP : ULL(0)) |
-		     ICH_LR_HW | (((uint64_t)virq & ICH_LR_PINTID_MASK) << ICH_LR_PINTID_SHIFT);
-
-	ich_lr_access(i, true, &v);
+	gic_hot_write_lr_hw(i, virq, prio, group1);
 }
 
 void gic_hw_read_lr(unsigned int i, struct gic_lr *lr)
 {
 	uint64_t v;
 
-	ich_lr_access(i, false, &v);
+	gic_hot_lr_access(i, false, &v);
 	lr->virq = (uint32_t)v;
 	lr->prio = (uint8_t)(v >> ICH_LR_PRIO_SHIFT);
 	lr->state = (uint8_t)(v >> ICH_LR_STATE_SHIFT) & 3U;
@@ -315,7 +258,7 @@ void gic_hw_read_lr(unsigned int i, struct gic_lr *lr)
 
 uint32_t gic_hw_empty_lrs(void)
 {
-	return (uint32_t)gic_read_sysreg(ich_elrsr_el2);
+	return gic_hot_empty_lrs();
 }
 
 void gic_hw_underflow(bool on)
@@ -333,7 +276,7 @@ void gic_hw_vcpu_if_reset(void)
 	uint64_t zero = 0U;
 
 	for (i = 0U; i < gicv3_lrs && i < 16U; i++) {
-		ich_lr_access(i, true, &zero);
+		gic_hot_lr_access(i, true, &zero);
 	}
 	gic_write_sysreg(ich_ap1r0_el2, 0U);
 	gic_write_sysreg(ich_ap0r0_el2, 0U);

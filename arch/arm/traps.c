@@ -100,20 +100,51 @@ struct hc_result {
 };
 
 /*
+ * How a lean trap (a hypercall or an IRQ, vectors.S) leaves: straight back
+ * when there is nothing to do but return (nothing to sync or flush, the vCPU
+ * neither blocked nor stopped), else the full exit, or HC_EXIT_RESET when a
+ * reset during the trap (restart, CPU_ON) owns the registers now.
+ */
+static inline __attribute__((always_inline)) uint64_t lean_exit(const struct pcpu *pc,
+								 const struct vcpu *v)
+{
+	/*
+	 * A reset (arch_vcpu_reset: restart, CPU_ON) or a re-initialised partition
+	 * sets sys_dirty, which only a vCPU load clears: v was loaded when the trap
+	 * began, so set now means the frame is no longer this trap's.
+	 */
+	if (v->arch.sys_dirty) {
+		return HC_EXIT_RESET;
+	}
+	/*
+	 * Another CPU that stops the partition or makes an interrupt pending for v
+	 * meanwhile also kicks this CPU: its SGI, taken as soon as the guest runs,
+	 * brings it back to the full exit. So plain reads do here (hc_online_blocked).
+	 */
+	if ((hc_online_blocked(v) == HC_ONLINE_NOT_BLOCKED) && (v->domain->state == DOMAIN_RUNNING) &&
+	    vgic_none_pending(v->arch.vgic)) {
+#if CONFIG_DEBUG
+		hc_exit_check(pc, v);
+#else
+		(void)pc;
+#endif
+		return HC_EXIT_GUEST;
+	}
+	return HC_EXIT_FULL;
+}
+
+/*
  * A Xen hypercall (HVC #0xEA1), from the vectors' lean path: the frame holds
  * x0-x19 and x30 only (vectors.S), pc is this CPU's. x0-x4 are the arguments,
  * in place: each hc_* wrapper (common/hypercall.c) reads them by value before
  * the call does anything, so a reset during the call that rewrites the frame
- * cannot change them. The result goes back in x0; exit says HC_EXIT_GUEST
- * when there is nothing to do but return (nothing to sync or flush, the vCPU
- * neither blocked nor stopped), else HC_EXIT_FULL, or HC_EXIT_RESET when a
- * reset during the call (restart, CPU_ON) owns the registers now.
+ * cannot change them. The result goes back in x0, the exit (lean_exit) in x1.
  */
 struct hc_result guest_hypercall(struct pcpu *pc)
 {
 	struct vcpu *v = pc->cur_vcpu;
 	const struct cpu_regs *r = &v->arch.regs;   /* the frame the vectors filled */
-	const struct vgic_cpu *c = v->arch.vgic;    /* set for every vCPU a partition runs */
+	struct vgic_cpu *c = v->arch.vgic;          /* set for every vCPU a partition runs */
 	struct hc_result res;
 #if CONFIG_DEBUG
 	uint32_t gen = v->arch.reset_gen;
@@ -122,39 +153,51 @@ struct hc_result guest_hypercall(struct pcpu *pc)
 		panic("hypercall: d%u v%u has no vGIC", v->domain->domain_id, v->vcpu_id);
 	}
 #endif
-	if (vgic_lrs_in_use(c)) {
-		vgic_sync_lrs(v);
-	}
+	vgic_sync_here(c);
 	res.x0 = (uint64_t)hypercall_dispatch(r->x[16], r->x);
-	/*
-	 * A reset (arch_vcpu_reset: restart, CPU_ON) or a re-initialised partition
-	 * sets sys_dirty, which only a vCPU load clears: v was loaded when the trap
-	 * began, so set now means the frame is no longer this call's.
-	 */
-	if (v->arch.sys_dirty) {
-		res.exit = HC_EXIT_RESET;
-		return res;
-	}
+	res.exit = lean_exit(pc, v);
 #if CONFIG_DEBUG
-	if (gen != v->arch.reset_gen) {
+	if (!v->arch.sys_dirty && (gen != v->arch.reset_gen)) {
 		panic("hypercall exit: d%u v%u reset without sys_dirty", v->domain->domain_id,
 		      v->vcpu_id);
 	}
 #endif
-	/*
-	 * Another CPU that stops the partition or makes an interrupt pending for v
-	 * meanwhile also kicks this CPU: its SGI, taken as soon as the guest runs,
-	 * brings it back to the full exit. So plain reads do here (hc_online_blocked).
-	 */
-	c = v->arch.vgic;
-	res.exit = HC_EXIT_FULL;
-	if ((hc_online_blocked(v) == HC_ONLINE_NOT_BLOCKED) && (v->domain->state == DOMAIN_RUNNING) &&
-	    vgic_none_pending(c)) {
+	return res;
+}
+
+/*
+ * An IRQ taken from an AArch64 guest, from the vectors' lean path (the frame
+ * as for a hypercall: x0-x19 and x30). The interrupts are handled as on the
+ * full path (retire finished LRs, then gic_handle_irq); an interrupt for v
+ * itself (its virtual timer, an assigned SPI routed to it) is loaded straight
+ * into an LR there (vgic_hw_direct), so the usual exit is straight back. x0
+ * goes back unchanged; after a reset the full exit takes the new frame.
+ */
+struct hc_result guest_irq_lean(struct pcpu *pc)
+{
+	struct vcpu *v = pc->cur_vcpu;
+	struct vgic_cpu *c = v->arch.vgic;
+	struct hc_result res;
+	uint32_t iar;
+
 #if CONFIG_DEBUG
-		hc_exit_check(pc, v);
-#endif
-		res.exit = HC_EXIT_GUEST;
+	if (c == NULL) {
+		panic("irq: d%u v%u has no vGIC", v->domain->domain_id, v->vcpu_id);
 	}
+#endif
+	vgic_sync_here(c);
+	iar = gic_hot_ack();
+	if ((gic_hot_intid(iar) == GIC_PPI_VTIMER) && vgic_vtimer_here(v, pc->id)) {
+		/* In an LR, hardware-linked: the guest's EOI deactivates it. */
+		gic_hot_eoi(iar);
+	} else {
+		if (gic_hot_intid(iar) < GIC_INTID_SPECIAL) {
+			gic_handle_acked(iar);
+		}
+		gic_handle_irq();   /* and any others pending */
+	}
+	res.exit = lean_exit(pc, v);
+	res.x0 = v->arch.regs.x[0];
 	return res;
 }
 

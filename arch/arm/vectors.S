@@ -70,7 +70,33 @@ guest_sync_slot:
 	.if	(. - guest_sync_slot) > 0x80
 	.error	"the lean hypercall entry overflows its vector slot"
 	.endif
-	ventry	guest_irq
+	/*
+	 * Lower EL, AArch64, IRQ: the same lean frame (x0-x19, x30).
+	 * guest_irq_lean (traps.c) handles the interrupts and says how to leave,
+	 * as guest_hypercall does; x0 comes back as it was.
+	 */
+	.balign	0x80
+guest_irq_slot:
+	stp	x0, x1, [sp, #REGS_X(0) - REGS_SIZE]
+	stp	x2, x3, [sp, #REGS_X(2) - REGS_SIZE]
+	stp	x4, x5, [sp, #REGS_X(4) - REGS_SIZE]
+	stp	x6, x7, [sp, #REGS_X(6) - REGS_SIZE]
+	stp	x8, x9, [sp, #REGS_X(8) - REGS_SIZE]
+	stp	x10, x11, [sp, #REGS_X(10) - REGS_SIZE]
+	stp	x12, x13, [sp, #REGS_X(12) - REGS_SIZE]
+	stp	x14, x15, [sp, #REGS_X(14) - REGS_SIZE]
+	stp	x16, x17, [sp, #REGS_X(16) - REGS_SIZE]
+	stp	x18, x19, [sp, #REGS_X(18) - REGS_SIZE]
+	str	x30, [sp, #REGS_X(30) - REGS_SIZE]
+	sub	x19, sp, #REGS_SIZE
+	mrs	x0, tpidr_el2		/* guest_irq_lean(pcpu) */
+	ldr	x1, [x0, #PCPU_STACK_TOP]
+	mov	sp, x1
+	bl	guest_irq_lean
+	b	guest_hypercall_exit
+	.if	(. - guest_irq_slot) > 0x80
+	.error	"the lean IRQ entry overflows its vector slot"
+	.endif
 	ventry	guest_fiq
 	ventry	guest_serror
 	ventry	guest_sync32		/* lower EL, AArch32 (EL0 only: HCR_EL2.RW) */
@@ -166,7 +192,7 @@ guest_sync_full:
 	b	guest_return
 
 /*
- * After guest_hypercall, x0: HC_EXIT_GUEST straight back; HC_EXIT_FULL the
+ * After guest_hypercall or guest_irq_lean, x1: HC_EXIT_GUEST straight back; HC_EXIT_FULL the
  * full exit, the frame completed from the registers C preserved (x20-x29)
  * and the system registers nothing changed meanwhile (a continuation
  * rewinds ELR_EL2 itself); HC_EXIT_RESET the full exit as it is: a reset

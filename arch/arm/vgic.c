@@ -108,25 +108,36 @@ static inline __attribute__((always_inline)) bool vgic_raise_direct(const struct
 
 	/* LRs loaded here and current: c was set up by vgic_domain_init, dist too. */
 	if ((pc->cur_vcpu != v) || (pc->id >= CONFIG_NR_CPUS) || (vgic_loaded[pc->id] != v) ||
-	    c->lrs_stale || (irq == GIC_PPI_VTIMER) || !vgic_dist_on(dist)) {
-		return false;
-	}
-	i = vgic_lr_direct(&c->lrs, &c->pending, gic_hw_nr_lrs(), irq,
-			   vgic_dist_irq_enabled(dist, c->vcpu, irq));
-	if (i < 0) {
+	    c->lrs_stale || (irq == GIC_PPI_VTIMER) || !vgic_dist_on(dist) ||
+	    !vgic_dist_irq_enabled(dist, c->vcpu, irq)) {
 		return false;
 	}
 	prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[c->vcpu].prio[irq]
 				       : dist->spi_prio[irq - VGIC_NR_PRIVATE];
+	if ((c->lrs.used == 0U) && vgic_set_empty(&c->pending)) {
+		/*
+		 * The usual case: every LR retired at the trap's entry, nothing
+		 * waiting. LR 0, the one vgic_lr_direct would claim, without a search.
+		 */
+		c->lrs.irq[0] = (uint16_t)irq;
+		c->lrs.hw = 0U;
+		write_atomic(&c->lrs.used, U(1));
+		gic_hot_write_lr_pending(0U, irq, prio, dist->version == 3U);
+		return true;
+	}
+	i = vgic_lr_direct(&c->lrs, &c->pending, gic_hw_nr_lrs(), irq, true);
+	if (i < 0) {
+		return false;
+	}
 	gic_hw_write_lr_pending((unsigned int)i, irq, prio, dist->version == 3U);
 	return true;
 }
 
 /*
- * Mark irq pending on exactly v (no SPI re-routing) and kick it. Inline in
- * vgic_inject_irq, the event path's caller.
+ * Mark irq pending on exactly v (no SPI re-routing) and kick it. One copy:
+ * vgic_inject_irq reaches it by a tail call.
  */
-static inline __attribute__((always_inline)) void vgic_raise(struct vcpu *v, unsigned int irq)
+static __attribute__((noinline)) void vgic_raise(struct vcpu *v, unsigned int irq)
 {
 	/* Set by vgic_domain_init for each of the partition's vCPUs: no index arithmetic. */
 	struct vgic_cpu *c = (v->arch.vgic != NULL) ? v->arch.vgic : vgic_cpu_of(v);
@@ -374,44 +385,13 @@ void vgic_flush_lrs(struct vcpu *v)
 	}
 }
 
-/*
- * Without the vgic lock: only the owning pCPU writes the LR bookkeeping (its
- * flush, its direct loads, this), and it runs this with IRQs masked at the
- * start of a trap, so nothing else writes it meanwhile. Retiring only clears
- * bits of lrs.used, in one atomic store (vgic_lr_retire): another CPU reading it under
- * the lock (vgic_bus_pending) sees it before or after, and lrs.irq[] does not
- * change. A reset that marks the LRs stale meanwhile is harmless: the next
- * flush clears them all.
- */
+/* The owning pCPU at the start of a trap (vgic_sync_here says why without the lock). */
 void vgic_sync_lrs(struct vcpu *v)
 {
 	struct vgic_cpu *c = (v != NULL) ? v->arch.vgic : NULL;
-	uint32_t used;
-	uint32_t done;
-	uint32_t hw;
 
-	if (c == NULL) {
-		return;
-	}
-	used = c->lrs.used;
-	if ((used == 0U) || read_atomic(&c->lrs_stale)) {
-		return;   /* nothing to retire, or the next flush clears them all */
-	}
-	hw = c->lrs.hw;
-	done = vgic_lr_retire(&c->lrs, gic_hw_empty_lrs()) & hw;
-	/* The guest's EOI deactivated these physical interrupts. */
-	while (done != 0U) {
-		unsigned int n = (unsigned int)__builtin_ctz(done);
-		unsigned int irq = c->lrs.irq[n];
-
-		done &= done - 1U;
-		if (irq == GIC_PPI_VTIMER) {
-			c->vtimer_active = false;
-		} else if (vgic_irq_valid(irq)) {
-			(void)atomic_fetch_and(&c->hw_active[irq / 32U], ~(U(1) << (irq % 32U)));
-		} else {
-			/* Not an INTID the bookkeeping holds. */
-		}
+	if (c != NULL) {
+		vgic_sync_here(c);
 	}
 }
 
@@ -527,21 +507,21 @@ static bool vgic_hw_direct(const struct vcpu *v, struct vgic_cpu *c, unsigned in
 	    c->lrs_stale || !vgic_dist_on(dist) || !vgic_dist_irq_enabled(dist, c->vcpu, irq)) {
 		return false;
 	}
+	prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[c->vcpu].prio[irq]
+				       : dist->spi_prio[irq - VGIC_NR_PRIVATE];
 	if ((c->lrs.used == 0U) && vgic_set_empty(&c->pending)) {
 		/* The usual case: every LR retired, nothing waiting. LR 0, without a search. */
 		c->lrs.irq[0] = (uint16_t)irq;
 		c->lrs.hw = U(1);
 		write_atomic(&c->lrs.used, U(1));
-		i = 0;
-	} else {
-		i = vgic_lr_direct(&c->lrs, &c->pending, gic_hw_nr_lrs(), irq, true);
-		if (i < 0) {
-			return false;
-		}
-		c->lrs.hw |= U(1) << (unsigned int)i;
+		gic_hot_write_lr_hw(0U, irq, prio, dist->version == 3U);
+		return true;
 	}
-	prio = (irq < VGIC_NR_PRIVATE) ? dist->priv[c->vcpu].prio[irq]
-				       : dist->spi_prio[irq - VGIC_NR_PRIVATE];
+	i = vgic_lr_direct(&c->lrs, &c->pending, gic_hw_nr_lrs(), irq, true);
+	if (i < 0) {
+		return false;
+	}
+	c->lrs.hw |= U(1) << (unsigned int)i;
 	gic_hw_write_lr_hw((unsigned int)i, irq, prio, dist->version == 3U);
 	return true;
 }
@@ -559,7 +539,8 @@ bool vgic_vtimer_fired(uint32_t iar)
 		__asm__ volatile("msr cntv_ctl_el0, xzr\n\tisb" ::: "memory");
 		return false;
 	}
-	c = vgic_cpu_of(v);
+	/* vgic_loaded[] names only a vCPU vgic_domain_init gave its state (vgic_flush_lrs). */
+	c = v->arch.vgic;
 	f = vgic_lock(c);
 	c->vtimer_active = true;
 	/* Taken in v's own trap, its LRs here: straight into an LR, no flush (vgic_hw_direct). */
@@ -569,6 +550,40 @@ bool vgic_vtimer_fired(uint32_t iar)
 	}
 	vgic_unlock(c, f);
 	return true;
+}
+
+/*
+ * The common case of vgic_vtimer_fired with vgic_hw_direct, for the lean IRQ
+ * path: v runs here (its trap, IRQs masked), its LRs are loaded here, current
+ * and all retired, nothing is pending, its partition runs and has the timer
+ * enabled. Then LR 0 takes the hardware-linked timer, as vgic_hw_direct would
+ * have loaded it; anything else changes nothing and answers false.
+ */
+bool vgic_vtimer_here(struct vcpu *v, unsigned int cpu)
+{
+	struct vgic_cpu *c = v->arch.vgic;
+	const struct vgic_dist *dist;
+	bool done = false;
+
+	if ((cpu >= CONFIG_NR_CPUS) || (vgic_loaded[cpu] != v) || (c == NULL) || !v->online ||
+	    (v->domain->state != DOMAIN_RUNNING)) {
+		return false;
+	}
+	dist = c->dist;
+	/* IRQs are masked (the trap's entry): the lock alone, as vgic_lock would take it. */
+	spin_lock(&c->lock);
+	if (!c->lrs_stale && (c->lrs.used == 0U) && vgic_set_empty(&c->pending) &&
+	    vgic_dist_on(dist) && vgic_dist_irq_enabled(dist, c->vcpu, GIC_PPI_VTIMER)) {
+		c->vtimer_active = true;
+		c->lrs.irq[0] = (uint16_t)GIC_PPI_VTIMER;
+		c->lrs.hw = U(1);
+		write_atomic(&c->lrs.used, U(1));
+		gic_hot_write_lr_hw(0U, GIC_PPI_VTIMER, dist->priv[c->vcpu].prio[GIC_PPI_VTIMER],
+				    dist->version == 3U);
+		done = true;
+	}
+	spin_unlock(&c->lock);
+	return done;
 }
 
 bool vgic_hw_owned(unsigned int intid)

@@ -9,6 +9,8 @@
 #define ARM_VGIC_CPU_H
 
 #include <bulkhead/spinlock.h>
+#include <asm/gic.h>
+#include "gic_hot.h"
 #include "vgic_state.h"
 
 struct vgic_dist;
@@ -48,6 +50,52 @@ static inline bool vgic_none_pending(const struct vgic_cpu *c)
 		any |= *(const volatile uint32_t *)&c->pending.w[w];
 	}
 	return any == 0U;
+}
+
+struct vcpu;
+
+/*
+ * The virtual timer fired in v's own trap on CPU cpu (the lean IRQ path,
+ * traps.c guest_irq_lean): loaded straight into LR 0, hardware-linked, when
+ * nothing else is in flight. false: nothing was changed, take the general
+ * path (gic_handle_acked).
+ */
+bool vgic_vtimer_here(struct vcpu *v, unsigned int cpu);
+
+/*
+ * Release the LRs the guest has finished with (ELRSR). Inline: every trap
+ * that finds an LR in use runs it (vgic_sync_lrs in vgic.c is this). Without
+ * the vgic lock: only the owning pCPU writes the LR bookkeeping (its flush,
+ * its direct loads, this), and it runs this with IRQs masked at the start of
+ * a trap, so nothing else writes it meanwhile. Retiring only clears bits of
+ * lrs.used, in one atomic store (vgic_lr_retire): another CPU reading it
+ * under the lock (vgic_bus_pending) sees it before or after, and lrs.irq[]
+ * does not change. A reset that marks the LRs stale meanwhile is harmless:
+ * the next flush clears them all.
+ */
+static inline void vgic_sync_here(struct vgic_cpu *c)
+{
+	uint32_t hw = c->lrs.hw;
+	uint32_t done;
+
+	if ((c->lrs.used == 0U) || read_atomic(&c->lrs_stale)) {
+		return;   /* nothing to retire, or the next flush clears them all */
+	}
+	done = vgic_lr_retire(&c->lrs, gic_hot_empty_lrs()) & hw;
+	/* The guest's EOI deactivated these physical interrupts. */
+	while (done != 0U) {
+		unsigned int n = (unsigned int)__builtin_ctz(done);
+		unsigned int irq = c->lrs.irq[n];
+
+		done &= done - 1U;
+		if (irq == GIC_PPI_VTIMER) {
+			c->vtimer_active = false;
+		} else if (vgic_irq_valid(irq)) {
+			(void)atomic_fetch_and(&c->hw_active[irq / 32U], ~(U(1) << (irq % 32U)));
+		} else {
+			/* Not an INTID the bookkeeping holds. */
+		}
+	}
 }
 
 #endif

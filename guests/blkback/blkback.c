@@ -137,6 +137,10 @@ int test_main(void)
 	uint32_t total = 0U;
 	uint32_t errors = 0U;
 
+	/* Disks in the device tree: Linux frontends over xenbus (docs/blkif.md). */
+	if (fdt_compatible(rt.dtb, -1, "bulkhead,vbd-backend") >= 0) {
+		return vbd_main();
+	}
 	nfe = (unsigned int)rt_arg_u64("nfe", 1);
 	if ((nfe == 0U) || (nfe > BB_MAX_FE) || (evt_setup(false) != 0)) {
 		printf("%s: FAIL setup (nfe=%u)\n", rt_tag(), nfe);

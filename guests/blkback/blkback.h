@@ -65,6 +65,9 @@ static inline uint64_t bb_addr(const struct bb_fe *fe, unsigned int page)
 	return BB_WIN_BASE + (uint64_t)fe->idx * BB_FE_WIN + (uint64_t)page * 4096U;
 }
 
+/* The xenbus backend (vbd_plat.c), when the device tree gives disks. */
+int vbd_main(void);
+
 /* Serve every request the frontend has produced; true if any was. */
 bool bb_ring_serve(struct bb_fe *fe);
 /* Unmap every persistent grant of fe; the number unmapped. */

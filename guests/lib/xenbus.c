@@ -360,6 +360,12 @@ const char *xb_txn_end(uint32_t tx, bool commit)
 	return xb_req(XS_TRANSACTION_END, tx, commit ? "T" : "F", 2U, NULL, NULL);
 }
 
+bool xb_event_ready(void)
+{
+	return (ev_head != ev_tail) ||
+	       (__atomic_load_n(&ring->rsp_prod, __ATOMIC_ACQUIRE) != ring->rsp_cons);
+}
+
 bool xb_event(char *buf, uint32_t len, uint64_t timeout_ms)
 {
 	uint64_t deadline = cntvct() + ms_ticks(timeout_ms);

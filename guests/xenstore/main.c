@@ -61,6 +61,8 @@ struct client {
 static uint8_t buf[XS_MAX_CLIENTS][4096] __attribute__((aligned(4096)));
 static struct xs_domain_info dinfo[XS_MAX_DOMS];
 static struct client client[XS_MAX_CLIENTS];
+static struct xs_vbd vbd[XS_MAX_VBDS];
+static uint32_t nvbds;
 static unsigned int ndoms;
 static unsigned int nclients;
 static evtchn_port_t virq_port;
@@ -101,6 +103,26 @@ static bool prop_u64(int node, const char *name, uint64_t *v)
 	return true;
 }
 
+/* The disks a partition serves: vbds = <frontend virtual-device read-only> each. */
+static void read_vbds(int node, uint16_t be)
+{
+	uint32_t len = 0U;
+	const uint8_t *p = fdt_prop(rt.dtb, node, "vbds", &len);
+	uint32_t i;
+
+	for (i = 0U; (p != NULL) && (i + 12U <= len); i += 12U) {
+		uint32_t fe = (uint32_t)fdt_cells(&p[i], 1U);
+		if ((nvbds >= XS_MAX_VBDS) || (fe == 0U) || (fe >= DOMID_FIRST_RESERVED)) {
+			printf("xenstore: d%u: disk %u of d%u not kept\n", be, i / 12U, fe);
+			continue;
+		}
+		vbd[nvbds] = (struct xs_vbd){ .be = be, .fe = (uint16_t)fe,
+					      .devid = (uint32_t)fdt_cells(&p[i + 4U], 1U),
+					      .readonly = fdt_cells(&p[i + 8U], 1U) != 0U };
+		nvbds++;
+	}
+}
+
 static int read_dt(uint16_t *self)
 {
 	int xsn = fdt_path(rt.dtb, "/xenstore");
@@ -136,6 +158,7 @@ static int read_dt(uint16_t *self)
 			printf("xenstore: d%u: a client without event-channel and ring-gfn\n", u);
 			d->client = false;
 		}
+		read_vbds(child, d->domid);
 		ndoms++;
 	}
 	return 0;
@@ -466,6 +489,7 @@ static void release(struct client *cl)
 	xs_conn_close(cl->c);
 	xs_tree_remove_domain(dom);
 	(void)xs_tree_add_domain(cl->info);
+	(void)xs_tree_add_vbds(dom, vbd, nvbds);
 	ci = xs_conn_open(dom);
 	cl->c = (ci >= 0) ? &xs.conn[ci] : NULL;
 	say("xenstore: d%u went, nodes released\n", dom, 0U);
@@ -584,6 +608,13 @@ int test_main(void)
 			nclients++;
 		}
 	}
+	/* Disks once every home is there: each end names the other partition. */
+	for (i = 0U; i < ndoms; i++) {
+		enum xs_err err = xs_tree_add_vbds(dinfo[i].domid, vbd, nvbds);
+		if (err != XS_OK) {
+			printf("xenstore: d%u: disk nodes: %s\n", dinfo[i].domid, xs_err_name(err));
+		}
+	}
 	rc = evt_setup(false);
 	if (rc != 0) {
 		printf("xenstore: event channels: %ld\n", rc);
@@ -592,8 +623,8 @@ int test_main(void)
 	if (HYPERVISOR_event_channel_op(EVTCHNOP_bind_virq, &bv) == 0) {
 		virq_port = bv.port;
 	}
-	printf("xenstore: d%u serves %u of %u partitions, %u nodes, check %d\n", self, nclients,
-	       ndoms, xs.nodes_used, xs_check());
+	printf("xenstore: d%u serves %u of %u partitions, %u disks, %u nodes, check %d\n", self,
+	       nclients, ndoms, nvbds, xs.nodes_used, xs_check());
 	/* Test: introduce late, so clients take the STORE_PFN ~0 path. */
 	mdelay(rt_arg_u64("delay_ms", 0));
 	look();

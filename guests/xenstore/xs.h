@@ -245,6 +245,23 @@ enum xs_err xs_tree_node(uint16_t domid, const char *rel, const char *val);
 /* Its home and every node it owns go; @releaseDomain fires. */
 void xs_tree_remove_domain(uint16_t domid);
 
+/* A virtual disk (docs/blkif.md): be serves it to fe as Xen's vdev number devid. */
+struct xs_vbd {
+	uint16_t be;
+	uint16_t fe;
+	uint32_t devid;
+	bool readonly;
+};
+#define XS_MAX_VBDS 16U
+/*
+ * The toolstack's half of every disk domid serves or sees, as libxl writes
+ * it: device/vbd/<devid> in the frontend's home (owned by it, readable by
+ * the backend), backend/vbd/<fe>/<devid> in the backend's (owned by it,
+ * readable by the frontend), each with state 1 (Initialising). After
+ * xs_tree_add_domain(), at start and whenever the home is built again.
+ */
+enum xs_err xs_tree_add_vbds(uint16_t domid, const struct xs_vbd *v, uint32_t n);
+
 /* -------------------------------------------------------- connections */
 /* Connection for client domid (known by xs_dom_add); index or -1. */
 int xs_conn_open(uint16_t domid);

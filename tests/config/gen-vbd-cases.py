@@ -98,3 +98,5 @@ for name, (exp, why, disks) in cases.items():
     open('tests/config/dts/%s.dts' % name, 'w').write(s)
 s = HEAD.format(expect='/chosen/fe/xvda: needs xen,enhanced in fe and be, a backend not direct-map', why='a frontend without PV interfaces', disks=disk().rstrip('\n'), bemem='16384', feenh=' = "disabled"')
 open('tests/config/dts/vbd-fe-plain.dts', 'w').write(s)
+s = HEAD.format(expect='/chosen/fe/xvda: needs xen,enhanced in fe and be, a backend not direct-map', why='a frontend with grants and events but no xenstore', disks=disk().rstrip('\n'), bemem='16384', feenh=' = "no-xenstore"')
+open('tests/config/dts/vbd-fe-no-xenstore.dts', 'w').write(s)

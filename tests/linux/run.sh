@@ -8,8 +8,9 @@
 #
 #   tests/linux/run.sh [scenario ...]
 #
-# In a partition's fragment, GUEST(linux) is the kernel Image and
-# GUEST(linux-initramfs) the initramfs (links in $BUILD/guests).
+# In a partition's fragment, GUEST(linux) is the kernel Image,
+# GUEST(linux-initramfs) the initramfs and GUEST(linux-blk-initramfs) the
+# virtual-disk scenarios' one (links in $BUILD/guests).
 set -u
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$PWD/build}"
@@ -19,7 +20,7 @@ if ! bash tools/fetch/fetch.sh > "$OUT/fetch.log" 2>&1; then
 	echo "FAIL: linux/fetch (make fetch failed: kernel and busybox missing, see $OUT/fetch.log)"
 	exit 0
 fi
-if ! make -s -j2 O="$BUILD" linux-initramfs > "$OUT/build-initramfs.log" 2>&1; then
+if ! make -s -j2 O="$BUILD" linux-initramfs linux-blk-initramfs > "$OUT/build-initramfs.log" 2>&1; then
 	echo "FAIL: linux/initramfs (see $OUT/build-initramfs.log)"
 	exit 0
 fi
@@ -33,4 +34,5 @@ else
 fi
 ln -sfn "$(tools/fetch/path.sh linux-image)" "$BUILD/guests/linux.bin"
 ln -sfn "$BUILD/linux/initramfs.cpio" "$BUILD/guests/linux-initramfs.bin"
+ln -sfn "$BUILD/linux/initramfs-blk.cpio" "$BUILD/guests/linux-blk-initramfs.bin"
 SCENARIO_DIR=tests/linux SUITE=linux exec bash tests/qemu/scenarios.sh "$@"

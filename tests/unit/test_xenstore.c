@@ -246,7 +246,7 @@ static void test_client_reset(void **state)
 	assert_true(ev_2l_pending(xs, (uint32_t)vport));
 }
 
-VERIFIES(REQ-XS-020, REQ-XS-023)
+VERIFIES(REQ-XS-020, REQ-XS-023, REQ-BLK-022)
 static void test_store_tree(void **state)
 {
 	static uint8_t buf[DOMAIN_DT_MAX] __attribute__((aligned(8)));
@@ -256,6 +256,10 @@ static void test_store_tree(void **state)
 	uint64_t g;
 
 	(void)state;
+	/* d3 serves two disks to d2 (the second read-only): the store writes their nodes. */
+	conf.dom[2].nr_vbds = 2U;
+	conf.dom[2].vbd[0] = (struct vbd_config){ .fe = 2U, .devid = 51712U };
+	conf.dom[2].vbd[1] = (struct vbd_config){ .fe = 2U, .devid = 51728U, .readonly = true };
 	assert_true(domain_build_dt(xs, buf, sizeof(buf), 0U) > 0);
 	assert_int_equal(fdt_open(&f, buf, sizeof(buf)), 0);
 	n = fdt_path(&f, "/xenstore");
@@ -274,9 +278,19 @@ static void test_store_tree(void **state)
 	assert_int_equal(g, 0x39001U);
 	assert_int_equal(fdt_prop_u64(&f, n, "memory", &g), 0);
 	assert_int_equal(g, (HARNESS_RAM_BYTES - PAGE_SIZE) >> 10);
+	assert_false(fdt_has_prop(&f, n, "vbds"));
 	n = fdt_path(&f, "/xenstore/domain@3");
 	assert_true(n >= 0);
 	assert_false(fdt_has_prop(&f, n, "xenstore-client"));
+	{
+		static const uint8_t want[24] = { 0, 0, 0, 2, 0, 0, 0xca, 0, 0, 0, 0, 0,
+						  0, 0, 0, 2, 0, 0, 0xca, 0x10, 0, 0, 0, 1 };
+		int len = 0;
+		const void *p = fdt_getprop(&f, n, "vbds", &len);
+		assert_non_null(p);
+		assert_int_equal(len, 24);
+		assert_memory_equal(p, want, sizeof(want));
+	}
 	/* Only the store has the node; a client's memory node is one page short. */
 	assert_true(domain_build_dt(cl, buf, sizeof(buf), 0U) > 0);
 	assert_int_equal(fdt_open(&f, buf, sizeof(buf)), 0);

@@ -8,7 +8,8 @@
 # a request's latency counts every instruction executed meanwhile on all
 # CPUs (client, hypervisor, store, and the other clients), req/s is per
 # virtual second. Boot to connected: CNTPCT (from QEMU's start) when each
-# client's xenbus is up; the last client's is "all connected".
+# client's xenbus is up; the last client's is "all connected"; the store's
+# own first instruction (its entry counter, bootarg bench=1) beside them.
 # Release build (CONFIG_DEBUG=n, XPFO on), as the other benches.
 #
 #   tools/bench/xenstore.sh [OUTDIR]     (default $BUILD/bench)
@@ -30,7 +31,7 @@ make -s -j2 O="$BUILD" guests > /dev/null || exit 1
 CSV="$OUT/xenstore.csv"
 CCSV="$OUT/xenstore-connect.csv"
 echo "clients,op,requests_per_client,requests_per_sec_total,median_instructions,max_instructions" > "$CSV"
-echo "clients,first_connected_instructions,all_connected_instructions" > "$CCSV"
+echo "clients,store_entry_instructions,first_connected_instructions,all_connected_instructions" > "$CCSV"
 
 part() { # name image args
 	cat <<EOT
@@ -54,7 +55,7 @@ for n in $CLIENTS; do
 	dtsi="$WORK/clients-$n.dtsi"
 	{
 		printf '/ {\n\tchosen {\n\t\t#address-cells = <2>;\n\t\t#size-cells = <2>;\n'
-		part xs xenstore "tag=XS quiet=1" 'xen,enhanced = "no-xenstore"; capabilities = <4>;'
+		part xs xenstore "bench=1 tag=XS quiet=1" 'xen,enhanced = "no-xenstore"; capabilities = <4>;'
 		for ((i = 1; i <= n; i++)); do
 			part "c$i" xsclient "tag=B$i me=$((i + 1)) name=c$i mode=bench n=$N" \
 				'xen,enhanced = "enabled";'
@@ -72,15 +73,25 @@ for n in $CLIENTS; do
 		grep -oE "B[0-9]: bench $op n=[0-9]+ ok=1 median_ns=[0-9]+ max_ns=[0-9]+ total_ns=[0-9]+" "$log" |
 			awk -v n="$n" -v op="$op" '{
 				split($4, a, "="); split($6, m, "="); split($7, x, "="); split($8, t, "=")
-				cnt = a[2]; rate += cnt * 1e9 / t[2]; med[NR] = m[2]; if (x[2] > max) max = x[2]
+				cnt = a[2] + 0; rate += cnt * 1e9 / t[2]; med[NR] = m[2] + 0; if (x[2] + 0 > max) max = x[2] + 0
 			} END {
-				# the median over clients of each client median
-				asort(med); k = int((NR + 1) / 2)
+				# the median over clients of each client median (POSIX awk: no asort;
+				# an insertion sort of at most a few clients)
+				for (i = 2; i <= NR; i++) {
+					v = med[i]
+					for (j = i - 1; j >= 1 && med[j] > v; j--) med[j + 1] = med[j]
+					med[j + 1] = v
+				}
+				k = int((NR + 1) / 2)
 				printf "%d,%s,%d,%.0f,%d,%d\n", n, op, cnt, rate, med[k], max
 			}' | tee -a "$CSV"
 	done
+	# The store's first instruction: its entry counter (bootarg bench=1) x 16.
+	entry=$(sed -nE 's/^\(xs\) XS: rt entry cntpct ([0-9]+)$/\1/p' "$log" | head -1)
+	[ -n "$entry" ] || { echo "bench-xenstore: FAIL: no store entry counter in $log" >&2; exit 1; }
 	grep -oE 'B[0-9]: bench connected_ns=[0-9]+' "$log" | sed 's/.*=//' | sort -n |
-		awk -v n="$n" '{v[NR] = $1} END {printf "%d,%d,%d\n", n, v[1], v[NR]}' | tee -a "$CCSV"
+		awk -v n="$n" -v e="$((entry * 16))" '{v[NR] = $1} END {printf "%d,%d,%d,%d\n", n, e, v[1], v[NR]}' |
+		tee -a "$CCSV"
 done
 
 gp="$WORK/xenstore.gp"

@@ -41,7 +41,7 @@ def write(root, outdir, sections):
          "body{font-family:sans-serif;max-width:80em;margin:auto}"
          "table{border-collapse:collapse;margin:.5em 0}td,th{border:1px solid #aaa;"
          "padding:2px 6px;font-size:90%;vertical-align:top}"
-         ".PASS{color:#070}.FAIL{color:#b00}.SKIP{color:#777}</style></head><body>",
+         ".PASS{color:#070}.FAIL{color:#b00}.NOT{color:#777}</style></head><body>",
          "<h1>Bulkhead certification evidence</h1>",
          "<p>Revision <code>%s</code>, generated %s by <code>make evidence</code>.</p>"
          % (e(rev), e(stamp)), "<table><tr><th>section</th><th>verdict</th><th>enforced by "

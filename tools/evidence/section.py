@@ -29,7 +29,7 @@ class Section:
 
     def verdict(self):
         if self.skipped:
-            return "SKIP"
+            return "NOT RUN"
         return "PASS" if self.ok else "FAIL"
 
     def to_dict(self):

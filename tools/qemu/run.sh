@@ -117,7 +117,8 @@ if [ -z "$rc" ]; then
 	wait "$qpid"
 	rc=$?
 fi
-[ -n "${feeder:-}" ] && { kill "$feeder" 2>/dev/null; wait "$feeder" 2>/dev/null; rm -f "$fifo"; }
+# The feeder was killed: its status is not ours (set -e would end the script here).
+[ -n "${feeder:-}" ] && { kill "$feeder" 2>/dev/null; wait "$feeder" 2>/dev/null || true; rm -f "$fifo"; }
 sed -i 's/\r//g' "$LOG"
 cat "$LOG"
 exit "$rc"

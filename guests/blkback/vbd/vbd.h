@@ -224,6 +224,7 @@ struct vbd_dev {
 	struct vbd_ring ring[VBD_MAX_QUEUES];
 	uint32_t connects;
 	uint32_t connect_errors;
+	bool taken_over;        /* the last connect found the frontend Connected already */
 };
 
 /*

@@ -270,11 +270,14 @@ static void connect(struct vbd_dev *d)
 		return;
 	}
 	d->connects++;
+	/* Connected already: a previous incarnation of this backend served it. */
+	d->taken_over = d->fe_state == XenbusStateConnected;
 	vbd_log("%s: d%u %s: connected: %u queue%s of %u page%s, persistent grants %s, "
-		"indirect %u, %llu sectors\n", vbd_plat_tag(), d->fe, d->name, nq,
+		"indirect %u, %llu sectors%s\n", vbd_plat_tag(), d->fe, d->name, nq,
 		(nq == 1U) ? "" : "s", 1U << order, (order == 0U) ? "" : "s",
 		d->persistent ? "on" : "off", d->offer.max_indirect,
-		(unsigned long long)d->disk.sectors);
+		(unsigned long long)d->disk.sectors,
+		d->taken_over ? ", taken over from a previous backend" : "");
 	set_state(d, XenbusStateConnected);
 }
 

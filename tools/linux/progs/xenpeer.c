@@ -7,9 +7,11 @@
  * Prints PASS/FAIL lines as xentest does, and
  *   "xenpeer: round trip median N ns, max M ns over R" (CLOCK_MONOTONIC_RAW:
  *   the partition's virtual counter; under QEMU -icount shift=0 one ns is
- *   one instruction, of all CPUs).
+ *   one instruction, of all CPUs). With samples=1, every round's time
+ *   first, in round order, ten a line: "xenpeer: rtt FIRST T T ..."
+ *   (make bench-linux plots them).
  *
- *   xenpeer [peer=2] [ref=8] [rounds=1000] [static=PORT]
+ *   xenpeer [peer=2] [ref=8] [rounds=1000] [static=PORT] [samples=0|1]
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -101,6 +103,7 @@ int main(int argc, char **argv)
 	unsigned int ref = (unsigned int)arg(argc, argv, "ref", 8);
 	unsigned long rounds = arg(argc, argv, "rounds", 1000);
 	unsigned int sport = (unsigned int)arg(argc, argv, "static", 0);
+	unsigned long samples = arg(argc, argv, "samples", 0);
 	struct ioctl_gntdev_map_grant_ref map = { .count = 1 };
 	struct ioctl_evtchn_bind_interdomain bind;
 	struct ioctl_evtchn_notify nt;
@@ -181,6 +184,16 @@ int main(int argc, char **argv)
 	}
 	snprintf(why, sizeof(why), "%lu of %lu", i, rounds);
 	check(i == rounds, "event round trips with the bare-metal partition", why);
+	if (i == rounds && samples != 0UL) {
+		unsigned long j;
+		for (j = 0; j < rounds; j++) {
+			if (j % 10UL == 0UL) {
+				printf("%sxenpeer: rtt %lu", j == 0UL ? "" : "\n", j);
+			}
+			printf(" %llu", (unsigned long long)rtt[j]);
+		}
+		printf("\n");
+	}
 	if (i == rounds && rounds != 0) {
 		qsort(rtt, rounds, sizeof(rtt[0]), cmp_u64);
 		printf("xenpeer: round trip median %llu ns, max %llu ns over %lu\n",

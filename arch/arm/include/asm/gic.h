@@ -23,6 +23,8 @@ void gic_init(void);
 void gic_cpu_init(void);
 /* Acknowledge and handle pending interrupts (the EL2 IRQ vector calls this). */
 void gic_handle_irq(void);
+/* Handle one interrupt already acknowledged (IAR iar, INTID below 1020). */
+void gic_handle_acked(uint32_t iar);
 void gic_send_sgi(unsigned int cpu, unsigned int sgi);
 /* Route intid to handler and enable it (PPIs: on the calling CPU). */
 int gic_route_irq(unsigned int intid, gic_handler_t handler);

@@ -50,6 +50,8 @@ const char *xb_unwatch(const char *path, const char *token);
 /* 0 on error. */
 uint32_t xb_txn_start(void);
 const char *xb_txn_end(uint32_t tx, bool commit);
+/* Whether a watch event is kept or bytes wait in the response ring (xb_event then takes them). */
+bool xb_event_ready(void);
 /* Next watch event "path|token" into buf; false after timeout_ms. */
 bool xb_event(char *buf, uint32_t len, uint64_t timeout_ms);
 /* Guest-initiated reconnection (xenstore-ring.txt); 0 when connected again. */
