@@ -15,6 +15,13 @@ struct mmio_region {
 
 struct mmio_table {
 	uint32_t nr;
+	/*
+	 * The region the last access hit, tried first (a driver talks to one
+	 * device at a time). Only a hint, written by any vCPU of the partition:
+	 * the index is checked against nr and the address against the region
+	 * like any other.
+	 */
+	uint32_t last;
 	struct mmio_region r[CONFIG_MAX_MMIO_REGIONS];
 };
 
@@ -57,6 +64,7 @@ void mmio_domain_reset(struct domain *d)
 
 	if (t != NULL) {
 		store_release(&t->nr, 0U);
+		write_atomic(&t->last, 0U);
 		(void)memset(t->r, 0, sizeof(t->r));
 	}
 }
@@ -66,6 +74,31 @@ static uint64_t mmio_mask(unsigned int size)
 	unsigned int bits = size * 8U;
 
 	return (bits == 64U) ? ~ULL(0) : ((ULL(1) << bits) - 1U);
+}
+
+/* The access at offset off of region r (gpa inside it). */
+static int mmio_access(struct vcpu *v, const struct mmio_region *r, paddr_t off, bool write,
+		       unsigned int size, uint64_t *val)
+{
+	int rc;
+
+	if ((off + size) > r->size) {
+		return -XEN_EINVAL;
+	}
+	if (write) {
+		if (r->ops->write == NULL) {
+			return -XEN_EACCES;
+		}
+		return r->ops->write(v, off, size, *val & mmio_mask(size), r->priv);
+	}
+	if (r->ops->read == NULL) {
+		return -XEN_EACCES;
+	}
+	rc = r->ops->read(v, off, size, val, r->priv);
+	if (rc == 0) {
+		*val &= mmio_mask(size);
+	}
+	return rc;
 }
 
 int mmio_dispatch(struct vcpu *v, paddr_t gpa, bool write, unsigned int size, uint64_t *val)
@@ -81,31 +114,20 @@ int mmio_dispatch(struct vcpu *v, paddr_t gpa, bool write, unsigned int size, ui
 		return -XEN_EINVAL;
 	}
 	nr = load_acquire(&t->nr);
+	i = read_atomic(&t->last);
+	if ((i < nr) && (i < CONFIG_MAX_MMIO_REGIONS) && (gpa >= t->r[i].base) &&
+	    ((gpa - t->r[i].base) < t->r[i].size)) {
+		return mmio_access(v, &t->r[i], gpa - t->r[i].base, write, size, val);
+	}
 	for (i = 0U; (i < nr) && (i < CONFIG_MAX_MMIO_REGIONS); i++) {
 		const struct mmio_region *r = &t->r[i];
 		paddr_t off = gpa - r->base;
-		int rc;
 
 		if ((gpa < r->base) || (off >= r->size)) {
 			continue;
 		}
-		if ((off + size) > r->size) {
-			return -XEN_EINVAL;
-		}
-		if (write) {
-			if (r->ops->write == NULL) {
-				return -XEN_EACCES;
-			}
-			return r->ops->write(v, off, size, *val & mmio_mask(size), r->priv);
-		}
-		if (r->ops->read == NULL) {
-			return -XEN_EACCES;
-		}
-		rc = r->ops->read(v, off, size, val, r->priv);
-		if (rc == 0) {
-			*val &= mmio_mask(size);
-		}
-		return rc;
+		write_atomic(&t->last, i);
+		return mmio_access(v, r, off, write, size, val);
 	}
 	return -XEN_ENOENT;
 }

@@ -13,27 +13,23 @@
 #define VTTBR_VMID_SHIFT U(48)
 
 /*
- * One AT lookup of gva for v: stage 1 only (an IPA) or both stages (a
- * machine address). PAR_EL1 is guest state and is given back untouched.
+ * gva of v through its stage 1 (AT S1E1R/W): an IPA. PAR_EL1 is guest state
+ * and is given back untouched. Both stages at once: arch_gva_to_maddr
+ * (asm/arch_inline.h).
  */
-static int gva_translate(const struct vcpu *v, vaddr_t gva, bool write, bool stage2,
-			 paddr_t *out)
+int arch_gva_to_ipa(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ipa)
 {
 	uint64_t saved;
 	uint64_t par;
 	irqflags_t f;
 
-	/* The guest's stage 1 and VTTBR are only live on its own CPU, in a trap. */
+	/* The guest's stage 1 is only live on its own CPU, in a trap. */
 	if ((v == NULL) || (v != this_pcpu()->cur_vcpu)) {
 		return -XEN_EFAULT;
 	}
 	f = local_irq_save();
 	saved = sysreg_read(par_el1);
-	if (stage2 && write) {
-		__asm__ volatile("at s12e1w, %0" ::"r"(gva) : "memory");
-	} else if (stage2) {
-		__asm__ volatile("at s12e1r, %0" ::"r"(gva) : "memory");
-	} else if (write) {
+	if (write) {
 		__asm__ volatile("at s1e1w, %0" ::"r"(gva) : "memory");
 	} else {
 		__asm__ volatile("at s1e1r, %0" ::"r"(gva) : "memory");
@@ -45,18 +41,8 @@ static int gva_translate(const struct vcpu *v, vaddr_t gva, bool write, bool sta
 	if ((par & PAR_F) != 0U) {
 		return -XEN_EFAULT;
 	}
-	*out = (par & PAR_PA) | PAGE_OFFSET_OF(gva);
+	*ipa = (par & PAR_PA) | PAGE_OFFSET_OF(gva);
 	return 0;
-}
-
-int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma)
-{
-	return gva_translate(v, gva, write, true, ma);
-}
-
-int arch_gva_to_ipa(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ipa)
-{
-	return gva_translate(v, gva, write, false, ipa);
 }
 
 /*

@@ -35,7 +35,10 @@ HYP_CFLAGS += $(HYP_EXTRA_CFLAGS)
 # Cold code: run at boot, at a partition's restart, on the fatal path, or
 # as a debug check (device-tree parsing, the configuration checks, building
 # and restarting partitions, CPU bring-up, panic, the XPFO walk, the lock
-# profile, console formatting), and the calls a guest makes while it sets
+# profile, the lock-order check, console formatting and output), the grant
+# table's frames and the event channels' set-up (ports, bind, close, status;
+# send and unmask are in evtchn/hypercall.c), the guest's distributor and
+# redistributor registers (routing and SGIs are in vgic_route.c), and the calls a guest makes while it sets
 # itself up or that are refused (vcpu_op, PSCI, physmap, the balloon's
 # reservations, the grant table's table-wide sub-ops, memory_op refusals,
 # the xenstore set-up). Optimised for size, so the image stays in its
@@ -49,7 +52,8 @@ HYP_COLD_SRCS := $(wildcard common/fdt.c common/dom0less*.c common/hwdesc*.c \
 	arch/arm/xpfo_walk.c arch/arm/uart_*.c common/xenstore.c common/evtchn/static.c \
 	common/evtchn/reset.c common/gnttab/reset.c common/memory/refused.c common/vcpu_op.c \
 	arch/arm/vpsci.c common/domain.c common/memory/physmap.c common/memory/reservation.c \
-	common/gnttab/misc.c)
+	common/gnttab/misc.c common/gnttab/table.c common/evtchn/port.c common/evtchn/ops.c common/console.c arch/arm/vgic_regs.c \
+	common/lock_check.c)
 $(patsubst %.c,$(HYP_DIR)/%.o,$(HYP_COLD_SRCS)): HYP_CFLAGS += -Os
 HYP_ASFLAGS := -D__ASSEMBLER__ -march=armv8-a -g
 HYP_LDFLAGS := -nostdlib -static -no-pie -Wl,--gc-sections -Wl,--build-id=none \

@@ -47,7 +47,9 @@
 /* Virtual windows for partition pages, above all identity mappings. */
 #define MAP_SLOTS_VA    ULL(0x4000000000)
 #define GLOBAL_SLOTS_VA (MAP_SLOTS_VA + SZ_2M)
-#define NR_CPU_SLOTS    (CONFIG_NR_CPUS * CONFIG_MAP_SLOTS_PER_CPU)
+/* Each CPU's window: CONFIG_MAP_SLOTS_PER_CPU slots for arch_map_page, then its scratch slot. */
+#define SLOTS_PER_CPU   (CONFIG_MAP_SLOTS_PER_CPU + 1)
+#define NR_CPU_SLOTS    (CONFIG_NR_CPUS * SLOTS_PER_CPU)
 BUILD_ASSERT(NR_CPU_SLOTS <= 512);
 BUILD_ASSERT(CONFIG_MAP_SLOTS_PER_CPU <= 32);
 BUILD_ASSERT(CONFIG_GLOBAL_MAP_SLOTS <= 512);
@@ -253,6 +255,8 @@ static uint64_t slot_entry(paddr_t ma)
 {
 	return (ma & PTE_ADDR) | PROT_RW | PTE_PAGE;
 }
+BUILD_ASSERT((PROT_RW | PTE_PAGE) == MMU_PTE_RAM_RW);
+BUILD_ASSERT(PTE_ADDR == MMU_PTE_ADDR);
 
 static uint64_t slot_pte(mfn_t mfn)
 {
@@ -298,14 +302,40 @@ static inline void slot_check_irqs_masked(void)
 void mmu_percpu_slots(struct pcpu *pc)
 {
 #if CONFIG_XPFO
-	uint64_t first = (uint64_t)pc->id * CONFIG_MAP_SLOTS_PER_CPU;
+	/* SLOTS_PER_CPU: its CONFIG_MAP_SLOTS_PER_CPU slots, then its scratch slot. */
+	uint64_t first = (uint64_t)pc->id * ((uint64_t)CONFIG_MAP_SLOTS_PER_CPU + 1U);
 
 	pc->map_ptes = &slot_l3[first];
 	pc->map_va = MAP_SLOTS_VA + (first << PAGE_SHIFT);
+	pc->scratch_pte = &slot_l3[first + CONFIG_MAP_SLOTS_PER_CPU];
+	pc->scratch_va = pc->map_va + ((uint64_t)CONFIG_MAP_SLOTS_PER_CPU << PAGE_SHIFT);
 #else
 	pc->map_ptes = NULL;
 	pc->map_va = 0U;
+	pc->scratch_pte = NULL;
+	pc->scratch_va = 0U;
 #endif
+}
+
+/* Cold and out of line: the debug checks of the inline fast paths (asm/arch_inline.h). */
+__attribute__((cold)) void mmu_irqs_masked_check(void)
+{
+	if ((sysreg_read(daif) & DAIF_I) == 0U) {
+		panic("bulkhead: CPU%u: guest translation with IRQs unmasked", this_pcpu()->id);
+	}
+}
+
+__attribute__((cold)) void mmu_scratch_check(const struct pcpu *pc, paddr_t ma)
+{
+	if (!maddr_in_ram(ma)) {
+		slot_bad_maddr(ma);
+	}
+	if ((sysreg_read(daif) & DAIF_I) == 0U) {
+		panic("bulkhead: CPU%u: scratch slot used with IRQs unmasked", pc->id);
+	}
+	if ((pc->scratch_pte == NULL) || (read_atomic(pc->scratch_pte) != 0U)) {
+		panic("bulkhead: CPU%u: scratch slot busy or missing", pc->id);
+	}
 }
 
 void *arch_map_page(mfn_t mfn)
@@ -455,7 +485,7 @@ bool arch_xpfo_tables(struct xpfo_tables *t)
 #if CONFIG_XPFO
 	t->root = hyp_pt_root;
 	t->cpu_slots_va = MAP_SLOTS_VA;
-	t->cpu_slots_per_cpu = CONFIG_MAP_SLOTS_PER_CPU;
+	t->cpu_slots_per_cpu = SLOTS_PER_CPU;
 	t->nr_cpus = CONFIG_NR_CPUS;
 	t->global_slots_va = GLOBAL_SLOTS_VA;
 	t->nr_global_slots = CONFIG_GLOBAL_MAP_SLOTS;

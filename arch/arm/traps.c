@@ -267,7 +267,13 @@ static paddr_t fault_ipa(void)
 	return ((hpfar & ULL(0xfffffffff0)) << 8) | (far & 0xfffU);
 }
 
-static void handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
+/*
+ * A stage-2 data abort of v on frame r: emulated (MMIO), retried (a block
+ * being split) or the partition stopped. Returns how far the guest's PC must
+ * move on (the access's length when emulated, else 0); the caller moves it,
+ * in the frame or, on the lean path, in ELR_EL2 itself.
+ */
+static uint64_t handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
 {
 	uint32_t iss = ESR_ISS(esr);
 	paddr_t ipa = fault_ipa();
@@ -287,26 +293,26 @@ static void handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
 		 */
 		if ((FSC_TYPE(iss & FSC_MASK) == FSC_TRANSLATION) &&
 		    p2m_fault_is_transient(&v->domain->p2m, gaddr_to_gfn(ipa))) {
-			return;
+			return 0U;
 		}
 		vcpu_crash(v, "stage-2 fault at 0x%llx (ESR 0x%llx)", ipa, esr);
-		return;
+		return 0U;
 	}
 	if (write && (rt != 31U)) {
 		val = r->x[rt];
 	}
 	rc = mmio_dispatch(v, ipa, write, size, &val);
 	if ((rc == -XEN_ENOENT) && p2m_fault_is_transient(&v->domain->p2m, gaddr_to_gfn(ipa))) {
-		return; /* a block was being split under us: retry the access */
+		return 0U; /* a block was being split under us: retry the access */
 	}
 	if (rc == -XEN_ENOENT) {
 		vcpu_crash(v, "stage-2 fault at 0x%llx", ipa, 0U);
-		return;
+		return 0U;
 	}
 	if (rc != 0) {
 		vcpu_crash(v, "stage-2 fault at 0x%llx: MMIO access failed (%lld)", ipa,
 			   (uint64_t)(int64_t)rc);
-		return;
+		return 0U;
 	}
 	if (!write && (rt != 31U)) {
 		if (((iss & DABT_SSE) != 0U) && (size < 8U)) {
@@ -319,17 +325,53 @@ static void handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
 		}
 		r->x[rt] = val;
 	}
-	r->elr += ((esr & ESR_IL) != 0U) ? 4U : 2U;
+	return ((esr & ESR_IL) != 0U) ? 4U : 2U;
 }
 
-/* Every synchronous trap but a Xen hypercall (vectors.S guest_sync_full). */
-void guest_sync_handler(struct cpu_regs *r)
+/*
+ * A data abort from the vectors' lean path (vectors.S guest_dabt_slot): an
+ * access with a syndrome whose register is in the lean frame (x0-x19, x30 or
+ * xzr; the vectors check), the frame otherwise as for a hypercall. Emulated
+ * as on the full path; the PC moves on in ELR_EL2, which stays live, and the
+ * exit is the hypercall's (lean_exit), x0 going back from the frame (an MMIO
+ * read may have set it).
+ */
+struct hc_result guest_dabt_lean(struct pcpu *pc)
 {
-	struct vcpu *v = this_pcpu()->cur_vcpu;
+	struct vcpu *v = pc->cur_vcpu;
+	struct cpu_regs *r = &v->arch.regs;
+	uint64_t step;
+	struct hc_result res;
+
+	if (v->arch.vgic != NULL) {
+		vgic_sync_here(v->arch.vgic);
+	}
+	step = handle_dabt(v, r, sysreg_read(esr_el2));
+	if (step != 0U) {
+		sysreg_write(elr_el2, sysreg_read(elr_el2) + step);
+	}
+	/* The vGIC state is set for every vCPU a partition runs; the full exit copes otherwise. */
+	res.exit = (v->arch.vgic != NULL) ? lean_exit(pc, v) : HC_EXIT_FULL;
+	res.x0 = r->x[0];
+	return res;
+}
+
+/*
+ * Every synchronous trap but a Xen hypercall (vectors.S guest_sync_full), on
+ * the full frame r. Returns r when the vCPU can go straight back to it
+ * (lean_exit: nothing pending, not blocked, not stopped, not reset: an
+ * emulated MMIO or system-register access), else NULL for the full exit.
+ */
+struct cpu_regs *guest_sync_handler(struct cpu_regs *r)
+{
+	struct pcpu *pc = this_pcpu();
+	struct vcpu *v = pc->cur_vcpu;
 	uint64_t esr = sysreg_read(esr_el2);
 	uint32_t iss = ESR_ISS(esr);
 
-	vgic_sync_lrs(v);
+	if (v->arch.vgic != NULL) {
+		vgic_sync_here(v->arch.vgic);
+	}
 	switch (ESR_EC(esr)) {
 	case EC_WFX:
 		/* WFE is a hint: treat as a yield. WFI blocks until an interrupt. */
@@ -348,7 +390,7 @@ void guest_sync_handler(struct cpu_regs *r)
 		handle_sysreg(v, r, iss);
 		break;
 	case EC_DABT_LOW:
-		handle_dabt(v, r, esr);
+		r->elr += handle_dabt(v, r, esr);
 		break;
 	case EC_IABT_LOW:
 		if ((FSC_TYPE(iss & FSC_MASK) == FSC_TRANSLATION) &&
@@ -362,6 +404,11 @@ void guest_sync_handler(struct cpu_regs *r)
 		vcpu_inject_undef(v, r);
 		break;
 	}
+	/* The vGIC state is set for every vCPU a partition runs; the full exit copes otherwise. */
+	if ((v->arch.vgic == NULL) || (lean_exit(pc, v) != HC_EXIT_GUEST)) {
+		return NULL;
+	}
+	return r;
 }
 
 void guest_irq_handler(struct cpu_regs *r)

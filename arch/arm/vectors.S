@@ -35,7 +35,8 @@ hyp_vectors:
 	 * preserves or does not touch. guest_hypercall (traps.c) decides whether
 	 * the exit goes straight back (restore what was saved, ERET) or takes
 	 * the full exit, which first completes the frame from those registers.
-	 * Every other trap saves the full frame (guest_sync_full).
+	 * Every other trap saves the full frame (guest_sync_full), but for an
+	 * emulated data abort (guest_sync_other).
 	 */
 	.balign	0x80
 guest_sync_slot:
@@ -45,7 +46,7 @@ guest_sync_slot:
 	mov	w1, #ESR_XEN_HVC_LO
 	movk	w1, #ESR_XEN_HVC_HI, lsl #16
 	cmp	w0, w1
-	b.ne	guest_sync_full
+	b.ne	guest_sync_other
 	stp	x2, x3, [sp, #REGS_X(2) - REGS_SIZE]
 	stp	x4, x5, [sp, #REGS_X(4) - REGS_SIZE]
 	stp	x6, x7, [sp, #REGS_X(6) - REGS_SIZE]
@@ -159,7 +160,40 @@ guest_irq_slot:
 	b	guest_return
 	.endm
 
-/* Every synchronous trap but a Xen hypercall: x0 and x1 are saved, the rest follows. */
+/*
+ * Every synchronous trap but a Xen hypercall, x0 = ESR_EL2 (x0 and x1 are
+ * saved). A data abort with a syndrome whose transfer register is in the
+ * lean frame (x0-x19, x30, xzr: not x20-x29, which C preserves and the lean
+ * frame does not hold) takes the lean path, guest_dabt_lean (traps.c), and
+ * the hypercall's exit; anything else the full frame.
+ */
+guest_sync_other:
+	lsr	w1, w0, #26		/* ESR_EL2.EC */
+	cmp	w1, #0x24		/* EC_DABT_LOW */
+	b.ne	guest_sync_full
+	tbz	w0, #24, guest_sync_full	/* ISV clear: not emulable */
+	ubfx	w1, w0, #16, #5		/* SRT */
+	sub	w1, w1, #20
+	cmp	w1, #9
+	b.ls	guest_sync_full		/* x20-x29 */
+	stp	x2, x3, [sp, #REGS_X(2) - REGS_SIZE]
+	stp	x4, x5, [sp, #REGS_X(4) - REGS_SIZE]
+	stp	x6, x7, [sp, #REGS_X(6) - REGS_SIZE]
+	stp	x8, x9, [sp, #REGS_X(8) - REGS_SIZE]
+	stp	x10, x11, [sp, #REGS_X(10) - REGS_SIZE]
+	stp	x12, x13, [sp, #REGS_X(12) - REGS_SIZE]
+	stp	x14, x15, [sp, #REGS_X(14) - REGS_SIZE]
+	stp	x16, x17, [sp, #REGS_X(16) - REGS_SIZE]
+	stp	x18, x19, [sp, #REGS_X(18) - REGS_SIZE]
+	str	x30, [sp, #REGS_X(30) - REGS_SIZE]
+	sub	x19, sp, #REGS_SIZE
+	mrs	x0, tpidr_el2		/* guest_dabt_lean(pcpu) */
+	ldr	x1, [x0, #PCPU_STACK_TOP]
+	mov	sp, x1
+	bl	guest_dabt_lean
+	b	guest_hypercall_exit
+
+/* Every other synchronous trap: x0 and x1 are saved, the rest follows. */
 guest_sync32:
 	stp	x0, x1, [sp, #REGS_X(0) - REGS_SIZE]
 guest_sync_full:
@@ -188,15 +222,17 @@ guest_sync_full:
 	ldr	x1, [x1, #PCPU_STACK_TOP]
 	mov	sp, x1
 	mov	x29, xzr
-	bl	guest_sync_handler
+	bl	guest_sync_handler	/* the frame to go straight back to, or NULL */
+	cbnz	x0, vcpu_enter
 	b	guest_return
 
 /*
- * After guest_hypercall or guest_irq_lean, x1: HC_EXIT_GUEST straight back; HC_EXIT_FULL the
- * full exit, the frame completed from the registers C preserved (x20-x29)
- * and the system registers nothing changed meanwhile (a continuation
- * rewinds ELR_EL2 itself); HC_EXIT_RESET the full exit as it is: a reset
- * during the call rewrote the frame.
+ * After guest_hypercall, guest_irq_lean or guest_dabt_lean, x1: HC_EXIT_GUEST
+ * straight back; HC_EXIT_FULL the full exit, the frame completed from the
+ * registers C preserved (x20-x29) and the system registers nothing changed
+ * meanwhile (a continuation rewinds ELR_EL2 itself, an emulated access moves
+ * it on); HC_EXIT_RESET the full exit as it is: a reset during the call
+ * rewrote the frame.
  */
 guest_hypercall_exit:
 	cbnz	x1, 1f

@@ -133,23 +133,63 @@ static inline __attribute__((always_inline)) bool vgic_raise_direct(const struct
 	return true;
 }
 
-/*
- * Mark irq pending on exactly v (no SPI re-routing) and kick it. One copy:
- * vgic_inject_irq reaches it by a tail call.
- */
+/* With c's lock held: irq into an LR at once (vgic_raise_direct) or pending; true: kick v. */
+static __attribute__((noinline)) bool vgic_raise_locked(struct vcpu *v, struct vgic_cpu *c,
+						      unsigned int irq)
+{
+	if (vgic_raise_direct(v, c, irq)) {
+		return false;   /* v runs here: no kick */
+	}
+	vgic_set_add(&c->pending, irq);
+	return true;
+}
+
+/* Mark irq pending on exactly v (no SPI re-routing) and kick it. */
 static __attribute__((noinline)) void vgic_raise(struct vcpu *v, unsigned int irq)
 {
 	/* Set by vgic_domain_init for each of the partition's vCPUs: no index arithmetic. */
 	struct vgic_cpu *c = (v->arch.vgic != NULL) ? v->arch.vgic : vgic_cpu_of(v);
 	irqflags_t f = vgic_lock(c);
+	bool kick = vgic_raise_locked(v, c, irq);
 
-	if (vgic_raise_direct(v, c, irq)) {
-		vgic_unlock(c, f);   /* v runs here: no kick */
+	vgic_unlock(c, f);
+	if (kick) {
+		vgic_kick(v);
+	}
+}
+
+/*
+ * vgic_raise for a private interrupt (the event PPI of every send) of v, whose
+ * vGIC state c is set up. The usual case of vgic_raise_direct first, inline:
+ * v's own trap on this CPU, its LRs loaded here, current and all retired,
+ * nothing pending, the interrupt enabled: LR 0, as vgic_raise_direct would
+ * load it. Anything else as vgic_raise, under the same lock.
+ */
+static __attribute__((noinline)) void vgic_raise_private(struct vcpu *v, struct vgic_cpu *c,
+							 unsigned int irq)
+{
+	const struct pcpu *pc = this_pcpu();
+	const struct vgic_dist *dist = c->dist;
+	const struct vgic_priv *priv = &dist->priv[c->vcpu];
+	irqflags_t f = vgic_lock(c);
+	bool kick;
+
+	if ((pc->cur_vcpu == v) && (pc->id < CONFIG_NR_CPUS) && (vgic_loaded[pc->id] == v) &&
+	    !c->lrs_stale && (irq != GIC_PPI_VTIMER) && (c->lrs.used == 0U) &&
+	    vgic_set_empty(&c->pending) && vgic_dist_on(dist) &&
+	    (((read_atomic(&priv->enabled) >> irq) & 1U) != 0U)) {
+		c->lrs.irq[0] = (uint16_t)irq;
+		c->lrs.hw = 0U;
+		write_atomic(&c->lrs.used, U(1));
+		gic_hot_write_lr_pending(0U, irq, priv->prio[irq], dist->version == 3U);
+		vgic_unlock(c, f);
 		return;
 	}
-	vgic_set_add(&c->pending, irq);
+	kick = vgic_raise_locked(v, c, irq);
 	vgic_unlock(c, f);
-	vgic_kick(v);
+	if (kick) {
+		vgic_kick(v);
+	}
 }
 
 void vgic_inject_irq(struct vcpu *v, unsigned int virq)
@@ -157,6 +197,14 @@ void vgic_inject_irq(struct vcpu *v, unsigned int virq)
 	struct domain *d;
 	unsigned int t;
 
+	/*
+	 * A private interrupt of a vCPU whose vGIC state is set (vgic_domain_init
+	 * sets it only for the partition's vCPUs, after the checks below).
+	 */
+	if ((v != NULL) && (v->arch.vgic != NULL) && (virq < VGIC_NR_PRIVATE)) {
+		vgic_raise_private(v, v->arch.vgic, virq);
+		return;
+	}
 	if (!vgic_vcpu_ok(v) || !vgic_irq_valid(virq)) {
 		return;
 	}

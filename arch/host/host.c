@@ -96,6 +96,16 @@ int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma
 	return 0;
 }
 
+void *arch_map_scratch(paddr_t ma)
+{
+	return (void *)(uintptr_t)ma;
+}
+
+void arch_unmap_scratch(void *va)
+{
+	(void)va;
+}
+
 void *arch_map_page(mfn_t mfn)
 {
 	return (void *)(uintptr_t)mfn_to_maddr(mfn);

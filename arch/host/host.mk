@@ -9,7 +9,7 @@ HOST_DIR := $(BUILD)/host
 HOST_CFLAGS_COMMON := -std=c11 -D_GNU_SOURCE -Wall -Wextra -Werror -g \
 	-I$(SRCTREE)/include -I$(SRCTREE)/arch/host/include
 # Pure-C parts of arch/arm that the host runs as they are.
-ARM_HOST_SHARED := arch/arm/p2m.c arch/arm/vgic_state.c arch/arm/vgic_regs.c \
+ARM_HOST_SHARED := arch/arm/p2m.c arch/arm/vgic_state.c arch/arm/vgic_regs.c arch/arm/vgic_route.c \
 	arch/arm/xpfo_walk.c
 HOST_SRCS := $(filter-out common/lib/string.c,$(wildcard common/*.c common/*/*.c)) \
 	$(wildcard arch/host/*.c) $(ARM_HOST_SHARED)

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * event_channel_op (32): copy the argument in, run the op, copy results
- * back only on success (as Xen does), and continue a long reset.
+ * back only on success (as Xen does), and continue a long reset. The event
+ * path is here too (send and unmask); the set-up operations are in ops.c.
  */
 #include "private.h"
 #include <bulkhead/xpfo.h>
@@ -27,8 +28,6 @@ static size_t evtchn_arg_size(unsigned int cmd)
 		return sizeof(struct evtchn_bind_ipi);
 	case EVTCHNOP_bind_vcpu:
 		return sizeof(struct evtchn_bind_vcpu);
-	case EVTCHNOP_unmask:
-		return sizeof(struct evtchn_unmask);
 	case EVTCHNOP_init_control:
 		return sizeof(struct evtchn_init_control);
 	case EVTCHNOP_expand_array:
@@ -69,10 +68,87 @@ static long evtchn_hc_reset(unsigned int cmd, xen_guest_handle_t arg)
 	return rc;
 }
 
+int evtchn_send_port(struct domain *ld, uint32_t lport)
+{
+	struct evtchn *lchn;
+	struct evtchn *rchn;
+	int rc = 0;
+
+	if (!evtchn_port_valid(ld, lport)) {
+		return -XEN_EINVAL;
+	}
+	lchn = evtchn_from_port(ld, lport);
+	evtchn_op_lock(ld, lchn);
+	switch (evtchn_state(lchn)) {
+	case ECS_INTERDOMAIN:
+		/* The peer cannot close without our lock: its channel is stable. */
+		rchn = evtchn_from_port(lchn->remote_dom, lchn->remote_port);
+		evtchn_port_set_pending(lchn->remote_dom, read_atomic(&rchn->notify_vcpu), rchn);
+		break;
+	case ECS_IPI:
+		evtchn_port_set_pending(ld, read_atomic(&lchn->notify_vcpu), lchn);
+		break;
+	case ECS_UNBOUND:
+		/* Dropped; bind_interdomain raises one event for it. */
+		break;
+	default:
+		rc = -XEN_EINVAL;
+		break;
+	}
+	evtchn_op_unlock(ld, lchn);
+	return rc;
+}
+
+int evtchn_unmask_port(struct domain *d, uint32_t port)
+{
+	struct evtchn *chn;
+
+	if (!evtchn_port_valid(d, port)) {
+		return -XEN_EINVAL;
+	}
+	chn = evtchn_from_port(d, port);
+#ifdef CONFIG_EVTCHN_LOCK_CHANNEL_LOCKLESS_UNMASK
+	{
+		/*
+		 * Only a reset can take the ABI pages away: it raises teardown and
+		 * waits for each vCPU's flag to drop (both flags are private to d).
+		 */
+		struct vcpu *v = current;
+		uint32_t *active = (v != NULL) ? &v->evtchn.unmask_active : NULL;
+
+		if (active != NULL) {
+			atomic_xchg(active, 1U);
+		}
+		evtchn_mb();
+		if (read_atomic(&d->ev.teardown) == 0U) {
+			evtchn_port_unmask(d, chn);
+		}
+		if (active != NULL) {
+			store_release(active, 0U);
+		}
+	}
+#else
+	evtchn_op_lock(d, chn);
+	evtchn_port_unmask(d, chn);
+	evtchn_op_unlock(d, chn);
+#endif
+	return 0;
+}
+
 /*
- * The hot op: four bytes in, nothing back, so no union and no op table; a
- * function of its own so that do_event_channel_op builds no frame for it.
+ * The hot ops: four bytes in, nothing back, so no union and no op table;
+ * functions of their own so that do_event_channel_op builds no frame for them.
  */
+static __attribute__((noinline)) long evtchn_hc_unmask(xen_guest_handle_t arg)
+{
+	struct evtchn_unmask u;
+
+	if (copy_from_guest(&u, arg, sizeof(u)) != 0) {
+		return -XEN_EFAULT;
+	}
+	return evtchn_unmask_port(current->domain, u.port);
+}
+
 static __attribute__((noinline)) long evtchn_hc_send(xen_guest_handle_t arg)
 {
 	struct evtchn_send s;
@@ -103,6 +179,9 @@ long do_event_channel_op(unsigned int cmd, xen_guest_handle_t arg)
 
 	if (cmd == EVTCHNOP_send) {
 		return evtchn_hc_send(arg);
+	}
+	if (cmd == EVTCHNOP_unmask) {
+		return evtchn_hc_unmask(arg);
 	}
 	if ((cmd == EVTCHNOP_reset) || (cmd == EVTCHNOP_reset_cont)) {
 		return evtchn_hc_reset(cmd, arg);

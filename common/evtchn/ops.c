@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Event-channel operations. Allocation, bind and close change state under
- * the partition lock(s) and both channels' locks; send, unmask and
- * set_priority touch one channel only (docs/locking.md). State is stored
+ * the partition lock(s) and both channels' locks; set_priority touches one
+ * channel only, as send and unmask do (hypercall.c, the event path;
+ * docs/locking.md). State is stored
  * last (release) so a lock-free reader that sees a usable state sees the
  * fields that go with it.
  */
@@ -219,37 +220,6 @@ int evtchn_close_port(struct domain *d1, uint32_t port)
 	return rc;
 }
 
-int evtchn_send_port(struct domain *ld, uint32_t lport)
-{
-	struct evtchn *lchn;
-	struct evtchn *rchn;
-	int rc = 0;
-
-	if (!evtchn_port_valid(ld, lport)) {
-		return -XEN_EINVAL;
-	}
-	lchn = evtchn_from_port(ld, lport);
-	evtchn_op_lock(ld, lchn);
-	switch (evtchn_state(lchn)) {
-	case ECS_INTERDOMAIN:
-		/* The peer cannot close without our lock: its channel is stable. */
-		rchn = evtchn_from_port(lchn->remote_dom, lchn->remote_port);
-		evtchn_port_set_pending(lchn->remote_dom, read_atomic(&rchn->notify_vcpu), rchn);
-		break;
-	case ECS_IPI:
-		evtchn_port_set_pending(ld, read_atomic(&lchn->notify_vcpu), lchn);
-		break;
-	case ECS_UNBOUND:
-		/* Dropped; bind_interdomain raises one event for it. */
-		break;
-	default:
-		rc = -XEN_EINVAL;
-		break;
-	}
-	evtchn_op_unlock(ld, lchn);
-	return rc;
-}
-
 static long evtchn_status(struct evtchn_status *st)
 {
 	struct domain *d = domain_resolve(st->dom);
@@ -326,42 +296,6 @@ static long evtchn_bind_vcpu(struct domain *d, const struct evtchn_bind_vcpu *b)
 	return rc;
 }
 
-int evtchn_unmask_port(struct domain *d, uint32_t port)
-{
-	struct evtchn *chn;
-
-	if (!evtchn_port_valid(d, port)) {
-		return -XEN_EINVAL;
-	}
-	chn = evtchn_from_port(d, port);
-#ifdef CONFIG_EVTCHN_LOCK_CHANNEL_LOCKLESS_UNMASK
-	{
-		/*
-		 * Only a reset can take the ABI pages away: it raises teardown and
-		 * waits for each vCPU's flag to drop (both flags are private to d).
-		 */
-		struct vcpu *v = current;
-		uint32_t *active = (v != NULL) ? &v->evtchn.unmask_active : NULL;
-
-		if (active != NULL) {
-			atomic_xchg(active, 1U);
-		}
-		evtchn_mb();
-		if (read_atomic(&d->ev.teardown) == 0U) {
-			evtchn_port_unmask(d, chn);
-		}
-		if (active != NULL) {
-			store_release(active, 0U);
-		}
-	}
-#else
-	evtchn_op_lock(d, chn);
-	evtchn_port_unmask(d, chn);
-	evtchn_op_unlock(d, chn);
-#endif
-	return 0;
-}
-
 static long evtchn_set_priority(struct domain *d, const struct evtchn_set_priority *sp)
 {
 	const struct evtchn_port_ops *ops;
@@ -423,8 +357,6 @@ long evtchn_do_op(struct domain *d, unsigned int cmd, void *arg, bool *copy_back
 		return evtchn_status(arg);
 	case EVTCHNOP_bind_vcpu:
 		return evtchn_bind_vcpu(d, arg);
-	case EVTCHNOP_unmask:
-		return evtchn_unmask_port(d, ((struct evtchn_unmask *)arg)->port);
 	case EVTCHNOP_init_control:
 		*copy_back = true;
 		return evtchn_fifo_init_control(d, arg);

@@ -191,7 +191,8 @@ int evtchn_unmask_port(struct domain *d, uint32_t port);
 
 /*
  * One EVTCHNOP on its argument, already copied in; copy_back: write it out.
- * EVTCHNOP_send does not come here (do_event_channel_op sends directly).
+ * EVTCHNOP_send and EVTCHNOP_unmask do not come here (do_event_channel_op
+ * runs them directly).
  */
 long evtchn_do_op(struct domain *d, unsigned int cmd, void *arg, bool *copy_back);
 

@@ -242,41 +242,6 @@ static unsigned int find_disks(uint16_t self)
 	return n;
 }
 
-/*
- * Persistent grants per ring so that all of them, every ring's pages and
- * one request's transient mappings fit in the maptrack the hypervisor
- * gives this partition: a map refused for want of room would fail a
- * request, a smaller bound only costs mappings.
- */
-static void fit_maptrack(unsigned int maptrack)
-{
-	unsigned int rings = 0U;
-	unsigned int pages = 0U;
-	unsigned int tmp = BLKIF_MAX_SEGMENTS_PER_REQUEST;
-	unsigned int i;
-
-	for (i = 0U; i < ndevs; i++) {
-		const struct vbd_offer *o = &devs[i].offer;
-		unsigned int t = o->max_indirect +
-				 (o->max_indirect + BLKIF_SEGS_PER_INDIRECT_FRAME - 1U) /
-					 BLKIF_SEGS_PER_INDIRECT_FRAME;
-		tmp = (t > tmp) ? t : tmp;
-		rings += o->max_queues;
-		pages += o->max_queues << o->max_ring_order;
-	}
-	for (i = 0U; i < ndevs; i++) {
-		struct vbd_offer *o = &devs[i].offer;
-		unsigned int fair = (maptrack > tmp + pages) ? (maptrack - tmp - pages) / rings : 0U;
-		if (o->persistent && (o->max_pers > fair)) {
-			printf("%s: d%u %s: %u persistent grants per ring, not %u: %u mappings in "
-			       "all (maptrack=)\n", rt_tag(), devs[i].fe, devs[i].name, fair,
-			       o->max_pers, maptrack);
-			o->max_pers = fair;
-			o->persistent = fair != 0U;
-		}
-	}
-}
-
 static void stats_line(const struct vbd_dev *d)
 {
 	struct vbd_stats s;
@@ -358,7 +323,7 @@ int vbd_main(void)
 		self = (uint16_t)((self * 10U) + (uint16_t)(num[i] - '0'));
 	}
 	ndevs = find_disks(self);
-	fit_maptrack((unsigned int)rt_arg_u64("maptrack", 256));
+	(void)vbd_fit_maptrack(devs, ndevs, (unsigned int)rt_arg_u64("maptrack", 256));
 	vbd_ring_init();
 	printf("%s: d%u serves %u virtual disk%s over xenbus\n", rt_tag(), self, ndevs,
 	       (ndevs == 1U) ? "" : "s");

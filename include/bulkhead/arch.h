@@ -33,7 +33,22 @@ int arch_gva_to_ipa(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ipa)
  * entry is (RAM, grant, MMIO): the caller decides which machine addresses it
  * may take without the p2m walk.
  */
+#ifndef ARCH_INLINE_GVA_TO_MADDR
 int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma);
+#endif
+
+/*
+ * One short access to machine address ma, which the caller found in a
+ * partition's own RAM (a small hypercall argument or result): map its page
+ * in this CPU's scratch slot, returning ma's address there, and end the
+ * access with arch_unmap_scratch before anything else uses the slot. IRQs
+ * masked (a trap). An architecture may define both inline
+ * (ARCH_INLINE_SCRATCH).
+ */
+#ifndef ARCH_INLINE_SCRATCH
+void *arch_map_scratch(paddr_t ma);
+void arch_unmap_scratch(void *va);
+#endif
 
 /* Make the hypervisor able to access one machine page; see mm.h. */
 void *arch_map_page(mfn_t mfn);

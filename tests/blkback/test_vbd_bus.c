@@ -315,6 +315,47 @@ static void test_backend_takeover(void **state)
 	assert_int_equal(vbdt_mapped(), 0U);
 }
 
+/* Persistent grants bounded by the maptrack the partition has; each disk's share equal. */
+static void test_fit_maptrack(void **state)
+{
+	VERIFIES(REQ-BLK-027)
+	struct vbd_dev d[3];
+	unsigned int i;
+
+	(void)state;
+	memset(d, 0, sizeof(d));
+	for (i = 0U; i < 3U; i++) {
+		d[i].offer = (struct vbd_offer){ .persistent = true, .max_indirect = 32U,
+						 .max_ring_order = 0U, .max_queues = 1U,
+						 .max_pers = 256U };
+	}
+	/* Room for everything: nothing lowered. */
+	assert_int_equal(vbd_fit_maptrack(d, 3U, 1024U), 0U);
+	assert_int_equal(d[0].offer.max_pers, 256U);
+	/* 256 mappings: one request's 32 + 1, three ring pages, the rest in three. */
+	assert_int_equal(vbd_fit_maptrack(d, 3U, 256U), 3U);
+	for (i = 0U; i < 3U; i++) {
+		assert_int_equal(d[i].offer.max_pers, (256U - 33U - 3U) / 3U);
+		assert_true(d[i].offer.persistent);
+	}
+	assert_true(3U * d[0].offer.max_pers + 33U + 3U <= 256U);
+	/* Several queues of several pages count each ring; a smaller offer is kept. */
+	d[0].offer = (struct vbd_offer){ .persistent = true, .max_indirect = 256U,
+					 .max_ring_order = 2U, .max_queues = 4U, .max_pers = 1024U };
+	d[1].offer.max_pers = 8U;
+	d[2].offer.persistent = false;
+	d[2].offer.max_pers = 1024U;
+	assert_int_equal(vbd_fit_maptrack(d, 3U, 1024U), 1U);
+	/* 256 + 1 transient, 16 + 1 + 1 ring pages, 6 rings. */
+	assert_int_equal(d[0].offer.max_pers, (1024U - 257U - 18U) / 6U);
+	assert_int_equal(d[1].offer.max_pers, 8U);
+	assert_int_equal(d[2].offer.max_pers, 1024U);  /* not offered: not counted against */
+	/* No room at all: persistent grants are not offered. */
+	assert_int_equal(vbd_fit_maptrack(d, 1U, 100U), 1U);
+	assert_int_equal(d[0].offer.max_pers, 0U);
+	assert_false(d[0].offer.persistent);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -324,6 +365,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_refusals, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_frontend_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_backend_takeover, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_fit_maptrack, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

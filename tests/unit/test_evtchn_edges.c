@@ -60,8 +60,10 @@ static void test_argument_pointer_faults(void **state)
 	(void)state;
 	assert_int_equal(harness_call(v0, __HYPERVISOR_event_channel_op, EVTCHNOP_reset, BAD_PTR,
 				      0), -XEN_EFAULT);
-	/* The send, read on its own fast path, faults alike. */
+	/* The send and the unmask, read on their own fast path, fault alike. */
 	assert_int_equal(harness_call(v0, __HYPERVISOR_event_channel_op, EVTCHNOP_send, BAD_PTR,
+				      0), -XEN_EFAULT);
+	assert_int_equal(harness_call(v0, __HYPERVISOR_event_channel_op, EVTCHNOP_unmask, BAD_PTR,
 				      0), -XEN_EFAULT);
 	/* A read-only argument page: the op is done, its result cannot be written back. */
 	a->dom = DOMID_SELF;

@@ -49,16 +49,16 @@ plot() {
 	{
 		echo "set terminal pngcairo size 1200,900 noenhanced"
 		echo "set output '$OUT/linux-io.png'"
-		echo "set multiplot layout 2,2 title 'Linux xen-blkfront on the bare-metal backend over xenbus, QEMU virt -smp 5 (xenstore, backend, 1-3 Linux)'"
+		echo "set multiplot layout 2,2 title 'Linux xen-blkfront on the bare-metal backend over xenbus (QEMU virt -smp 5: xenstore, backend, 1-3 Linux; 1 disk each)'"
 		echo "set xlabel 'Linux frontends'; set xtics 1; set xrange [0.8:3.2]; set yrange [0:*]"
-		echo "set key top left font ',9'"
+		echo "set key below horizontal font ',9'"
 		for clock in icount wall; do
 			for size in $SIZES; do
 				if [ "$clock" = icount ]; then
-					echo "set title '$((size / 1024)) KiB, -icount shift=0 (deterministic: 1e9 / instructions per request)'"
+					echo "set title '$((size / 1024)) KiB, -icount shift=0 (1e9 / instructions per request)'"
 					echo "set ylabel 'requests per virtual second (all frontends)'"
 				else
-					echo "set title '$((size / 1024)) KiB, wall clock, multi-threaded TCG on 2 shared host cores (median of runs, noisy)'"
+					echo "set title '$((size / 1024)) KiB, wall clock, MTTCG on 2 loaded host cores (medians)'"
 					echo "set ylabel 'requests/s (all frontends)'"
 				fi
 				plot="plot"
@@ -174,7 +174,7 @@ for clock in $CLOCKS; do
 	for pers in $PERS; do
 		for n in $FES; do
 			tag="$clock-p$pers-fe$n"
-			args="bytes=$(echo $SIZES | tr ' ' ','),qd=$(echo $QDS | tr ' ' ','),reps=$reps,t0=$t0,window=$win,gap=1"
+			args="bytes=$(echo $SIZES | tr ' ' ':'),qd=$(echo $QDS | tr ' ' ':'),reps=$reps,t0=$t0,window=$win,gap=1"
 			mkdtsi "$WORK/$tag.dtsi" "$n" "$pers" "$args"
 			log="$WORK/$tag.log"
 			echo "bench-linux-io: $tag ($nwin windows of $win s from $t0 s; timeout $tmo s)"

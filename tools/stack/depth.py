@@ -44,7 +44,7 @@ def deepest(fn, size, edges, memo, stack):
 
 def main():
     d = sys.argv[1]
-    entries = sys.argv[2:] or ["guest_sync_handler", "guest_hypercall", "guest_irq_lean",
+    entries = sys.argv[2:] or ["guest_sync_handler", "guest_hypercall", "guest_irq_lean", "guest_dabt_lean",
                                "guest_irq_handler", "arch_cpu_loop",
                                "hyp_irq_handler", "hyp_sync_handler", "arch_setup",
                                "secondary_start"]

@@ -241,6 +241,16 @@ void vbd_dev_disconnect(struct vbd_dev *d);
 /* Sum of the rings' counters. */
 void vbd_dev_stats(const struct vbd_dev *d, struct vbd_stats *out);
 
+/*
+ * Lower each disk's persistent grants per ring (offer.max_pers) so that all
+ * of them, every ring's pages at the offered order and queues, and one
+ * request's transient mappings fit in maptrack mappings (the hypervisor's
+ * maptrack entries for this partition): a map refused for want of room
+ * would fail a request, a lower bound only costs mappings. A disk left with
+ * none stops offering feature-persistent. The number of disks lowered.
+ */
+unsigned int vbd_fit_maptrack(struct vbd_dev *devs, unsigned int n, unsigned int maptrack);
+
 /* Xen's vdev number of "xvdX" (X = a..p): 202 << 8 | X << 4; 0 when not one. */
 uint32_t vbd_vdev_of(const char *name);
 

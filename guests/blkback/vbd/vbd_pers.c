@@ -103,3 +103,37 @@ unsigned int vbd_pers_release(struct vbd_pers *p, uint16_t dom)
 	memset(p->bucket, 0, sizeof(p->bucket));
 	return done;
 }
+
+unsigned int vbd_fit_maptrack(struct vbd_dev *devs, unsigned int n, unsigned int maptrack)
+{
+	unsigned int rings = 0U;
+	unsigned int pages = 0U;
+	unsigned int tmp = BLKIF_MAX_SEGMENTS_PER_REQUEST;
+	unsigned int fair;
+	unsigned int lowered = 0U;
+	unsigned int i;
+
+	for (i = 0U; i < n; i++) {
+		const struct vbd_offer *o = &devs[i].offer;
+		/* An indirect request's segments and its indirect pages, mapped at once. */
+		unsigned int t = o->max_indirect +
+				 ((o->max_indirect + BLKIF_SEGS_PER_INDIRECT_FRAME - 1U) /
+				  BLKIF_SEGS_PER_INDIRECT_FRAME);
+		tmp = (t > tmp) ? t : tmp;
+		rings += o->max_queues;
+		pages += o->max_queues << o->max_ring_order;
+	}
+	fair = ((rings != 0U) && (maptrack > tmp + pages)) ? (maptrack - tmp - pages) / rings : 0U;
+	for (i = 0U; i < n; i++) {
+		struct vbd_offer *o = &devs[i].offer;
+		if (o->persistent && (o->max_pers > fair)) {
+			vbd_log("%s: d%u %s: %u persistent grants per ring, not %u: %u mappings in "
+				"all (maptrack=)\n", vbd_plat_tag(), devs[i].fe, devs[i].name, fair,
+				o->max_pers, maptrack);
+			o->max_pers = fair;
+			o->persistent = fair != 0U;
+			lowered++;
+		}
+	}
+	return lowered;
+}

@@ -3,7 +3,9 @@
  * blkload: direct I/O load on a block device, in time windows that several
  * Linux partitions share (make bench-linux-io, docs/performance.md).
  *
- *   blkload dev=/dev/xvda bytes=4096,65536 qd=1,8 reps=5 t0=S window=W gap=G
+ *   blkload dev=/dev/xvda bytes=4096:65536 qd=1:8 reps=5 t0=S window=W gap=G
+ *
+ * (lists with ':', since /init splits linuxtest= arguments at commas).
  *
  * For every request size, queue depth and repetition, in that order, one
  * window of W seconds starting at t0 + k * (W + G) seconds of the virtual
@@ -61,7 +63,7 @@ static unsigned int list(const char *s, unsigned long *out)
 
 	while ((n < MAX_LIST) && (*s != '\0')) {
 		out[n++] = strtoul(s, &end, 0);
-		s = (*end == ',') ? end + 1 : end;
+		s = (*end == ':') ? end + 1 : end;
 		if (*end == '\0') {
 			break;
 		}

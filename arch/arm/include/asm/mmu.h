@@ -19,6 +19,14 @@
  * walks inner shareable write-back, 8-bit VMID. */
 #define VTCR_EL2_VALUE ULL(0x80023559)
 
+/*
+ * The EL2 page entry of a temporary mapping of partition RAM (XPFO slots):
+ * Normal write-back, inner shareable, read-write, never executable.
+ */
+#define MMU_PTE_ADDR   ULL(0x000000fffffff000)
+#define MMU_PTE_RAM_RW ((ULL(1) << 54) | (ULL(1) << 10) | (ULL(3) << 8) | (ULL(1) << 6) | \
+			((uint64_t)MT_NORMAL << 2) | ULL(3))
+
 #ifndef __ASSEMBLER__
 /* Map [pa, pa+size) of a device at EL2 (identity, Device-nGnRnE). */
 void mmu_map_device(paddr_t pa, uint64_t size);
@@ -29,6 +37,10 @@ void cache_clean_range(const void *va, uint64_t size);
 struct pcpu;
 /* Point pc at its own temporary mapping slots (the tables exist by then). */
 void mmu_percpu_slots(struct pcpu *pc);
+/* Debug builds, arch_map_scratch: ma is RAM, the slot free, IRQs masked (else panic). */
+void mmu_scratch_check(const struct pcpu *pc, paddr_t ma);
+/* Debug builds, arch_gva_to_maddr: IRQs are masked (else panic). */
+void mmu_irqs_masked_check(void);
 /* Boot: check that no partition RAM translates at EL2 (CONFIG_XPFO). */
 void mmu_xpfo_selfcheck(void);
 #endif

@@ -21,10 +21,10 @@
  */
 #define ESR_XEN_HVC_HI 0x5a00
 #define ESR_XEN_HVC_LO 0x0ea1
-/* guest_hypercall's answer to the vectors (traps.c). */
-#define HC_EXIT_GUEST  0
-#define HC_EXIT_FULL   1
-#define HC_EXIT_RESET  2
+/* How a lean trap leaves (traps.c lean_exit, answered to the vectors). */
+#define HC_EXIT_GUEST  U(0)
+#define HC_EXIT_FULL   U(1)
+#define HC_EXIT_RESET  U(2)
 
 #define PCPU_CURRENT   U(0)
 #define PCPU_STACK_TOP U(8)
