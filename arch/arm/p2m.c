@@ -48,6 +48,7 @@ static uint64_t p2m_pte(mfn_t mfn, enum p2m_type t, bool block)
 		break;
 	case p2m_grant_map_rw:
 	case p2m_hyp_page:
+	case p2m_map_foreign_rw:
 		pte |= S2_ATTR_NORMAL | S2_AP_RW | S2_XN;
 		break;
 	case p2m_grant_map_ro:

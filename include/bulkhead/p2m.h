@@ -21,6 +21,7 @@ enum p2m_type {
 	p2m_grant_map_ro,
 	p2m_hyp_page,        /* hypervisor page shared by ABI (shared_info, grant frame) */
 	p2m_mmio_direct_dev, /* assigned device memory (xen,reg): Device-nGnRE, as Xen maps it */
+	p2m_map_foreign_rw,  /* static shared memory another partition (or DOMID_IO) owns */
 	p2m_type_nr
 };
 
