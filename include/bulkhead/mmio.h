@@ -36,5 +36,7 @@ void mmio_domain_reset(struct domain *d);
  * value truncated to size; writes pass it truncated.
  */
 int mmio_dispatch(struct vcpu *v, paddr_t gpa, bool write, unsigned int size, uint64_t *val);
+/* mmio_dispatch of a write, the value passed as it is (the trapped store's path). */
+int mmio_store(struct vcpu *v, paddr_t gpa, unsigned int size, uint64_t val);
 
 #endif
