@@ -11,37 +11,14 @@
 #define BULKHEAD_GUEST_ACCESS_H
 
 #include <bulkhead/types.h>
-#include <bulkhead/arch.h>
-#include <bulkhead/domain.h>
+
+struct vcpu;
+struct domain;
 
 int copy_from_guest_vcpu(const struct vcpu *v, void *dst, vaddr_t gva, size_t len);
 int copy_to_guest_vcpu(const struct vcpu *v, vaddr_t gva, const void *src, size_t len);
 int copy_from_guest(void *dst, vaddr_t gva, size_t len);
 int copy_to_guest(vaddr_t gva, const void *src, size_t len);
-
-/*
- * copy_from_guest_vcpu of one 4-byte argument (an event-channel port) for v,
- * the vCPU whose trap this CPU handles. The usual case inline, so the event
- * hypercalls make no call for it: an aligned word (so within one page) of the
- * partition's own RAM, translated with the read permission as any copy is,
- * read once through the argument slot. Anything else, every error included,
- * goes through copy_from_guest_vcpu, which answers as for any copy.
- */
-static inline __attribute__((always_inline)) int copy_u32_from_guest(const struct vcpu *v,
-								   uint32_t *dst, vaddr_t gva)
-{
-	paddr_t ma;
-	const uint32_t *p;
-
-	if (((gva & 3U) == 0U) && (arch_gva_to_maddr(v, gva, false, &ma) == 0) &&
-	    domain_ram_owns(v->domain, ma)) {
-		p = arch_map_scratch(ARCH_SCRATCH_ARG, ma);
-		*dst = read_atomic(p);
-		arch_unmap_scratch(ARCH_SCRATCH_ARG, (void *)(uintptr_t)p);
-		return 0;
-	}
-	return copy_from_guest_vcpu(v, dst, gva, sizeof(*dst));
-}
 
 /*
  * One element of a hypercall's argument array that is read when the

@@ -6,6 +6,7 @@
 #include <bulkhead/types.h>
 #include <public/xen.h>
 #include <public/errno.h>
+#include <bulkhead/evtchn.h>   /* do_event_channel_op, which the dispatch calls directly */
 
 struct vcpu;
 
@@ -15,9 +16,6 @@ typedef long (*hypercall_fn_t)(const regval_t a[HYPERCALL_NR_ARGS]);
 
 /* Indexed by hypercall number; NULL where Bulkhead has none (common/hypercall.c). */
 extern const hypercall_fn_t hypercall_table[__HYPERVISOR_NR];
-
-/* The hypercall dispatch calls directly (its table entry calls it too). */
-long do_event_channel_op(unsigned int cmd, xen_guest_handle_t arg);
 
 /*
  * Run hypercall nr for the current vCPU; the result goes to x0. Inline: the
@@ -30,13 +28,14 @@ static inline long hypercall_dispatch(regval_t nr, const regval_t args[HYPERCALL
 	/*
 	 * event_channel_op, the one a partition makes most (every send and
 	 * unmask), straight to its handler: what the table's entry would call.
+	 * Any other number comes from the guest: checked before indexing.
 	 */
 	if (nr == (regval_t)__HYPERVISOR_event_channel_op) {
-		return do_event_channel_op((unsigned int)args[0], args[1]);
-	}
-	/* The number comes from the guest: check it before indexing. */
-	if ((nr < (regval_t)__HYPERVISOR_NR) && (hypercall_table[nr] != NULL)) {
+		ret = do_event_channel_op((unsigned int)args[0], args[1]);
+	} else if ((nr < (regval_t)__HYPERVISOR_NR) && (hypercall_table[nr] != NULL)) {
 		ret = hypercall_table[nr](args);
+	} else {
+		/* None by that number: -ENOSYS, as Xen answers. */
 	}
 	return ret;
 }
