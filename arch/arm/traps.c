@@ -370,7 +370,7 @@ struct hc_result guest_dabt_lean(struct pcpu *pc)
 		unsigned int rt = DABT_SRT(iss);
 		int rc = mmio_store(v, ipa, U(1) << DABT_SAS(iss), (rt == 31U) ? 0U : r->x[rt]);
 
-		step = ((esr & ESR_IL) != 0U) ? 4U : 2U;
+		step = ((esr & ESR_IL) != 0U) ? ULL(4) : ULL(2);
 		if (rc != 0) {
 			dabt_refused(v, ipa, esr, rc);
 			step = 0U;
