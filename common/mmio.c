@@ -110,8 +110,7 @@ static inline bool mmio_hit(const struct mmio_region *r, paddr_t gpa)
 }
 
 /* The region of t holding gpa, the one the last access hit tried first; NULL: none. */
-static inline __attribute__((always_inline)) const struct mmio_region *mmio_find(struct mmio_table *t,
-										  paddr_t gpa)
+static const struct mmio_region *mmio_find(struct mmio_table *t, paddr_t gpa)
 {
 	uint32_t nr = load_acquire(&t->nr);
 	const struct mmio_region *last = read_atomic(&t->last);
@@ -153,40 +152,6 @@ static inline __attribute__((always_inline)) int mmio_store_at(struct vcpu *v,
 	return r->ops->write(v, off, size, val & mmio_mask(size), r->priv);
 }
 
-/* mmio_store when gpa is not in the region the last access hit: the search. */
-static __attribute__((noinline)) int mmio_store_search(struct vcpu *v, struct mmio_table *t,
-							paddr_t gpa, unsigned int size, uint64_t val)
-{
-	const struct mmio_region *r = mmio_find(t, gpa);
-
-	if (r == NULL) {
-		return -XEN_ENOENT;
-	}
-	return mmio_store_at(v, r, gpa, size, val);
-}
-
-/*
- * As mmio_dispatch's write. The usual case, the region the last access hit,
- * makes no call but the handler's (a tail call), so it builds no frame.
- */
-int mmio_store(struct vcpu *v, paddr_t gpa, unsigned int size, uint64_t val)
-{
-	struct mmio_table *t = mmio_table_of((v != NULL) ? v->domain : NULL);
-	const struct mmio_region *last;
-
-	if (t == NULL) {
-		return -XEN_ENOENT;
-	}
-	if (!mmio_size_ok(size)) {
-		return -XEN_EINVAL;
-	}
-	last = read_atomic(&t->last);
-	if (mmio_hit(last, gpa)) {
-		return mmio_store_at(v, last, gpa, size, val);
-	}
-	return mmio_store_search(v, t, gpa, size, val);
-}
-
 int mmio_dispatch(struct vcpu *v, paddr_t gpa, bool write, unsigned int size, uint64_t *val)
 {
 	struct mmio_table *t = mmio_table_of((v != NULL) ? v->domain : NULL);
@@ -203,4 +168,36 @@ int mmio_dispatch(struct vcpu *v, paddr_t gpa, bool write, unsigned int size, ui
 		return -XEN_ENOENT;
 	}
 	return mmio_access(v, r, gpa - r->base, write, size, val);
+}
+
+/* mmio_store outside the region the last access hit: the search, as any access. */
+static __attribute__((noinline)) int mmio_store_search(struct vcpu *v, paddr_t gpa,
+							unsigned int size, uint64_t val)
+{
+	uint64_t v64 = val;
+
+	return mmio_dispatch(v, gpa, true, size, &v64);
+}
+
+/*
+ * As mmio_dispatch's write of 1 << sas bytes (sas: 0-3, as a data abort's
+ * syndrome gives it, so the size is valid by construction) for v, the vCPU
+ * whose trap this is (never NULL). The usual case,
+ * the region the last access hit, makes no call but the handler's (a tail
+ * call), so it builds no frame.
+ */
+int mmio_store(struct vcpu *v, paddr_t gpa, unsigned int sas, uint64_t val)
+{
+	struct mmio_table *t = mmio_table_of(v->domain);
+	unsigned int size = U(1) << (sas & 3U);
+	const struct mmio_region *last;
+
+	if (t == NULL) {
+		return -XEN_ENOENT;
+	}
+	last = read_atomic(&t->last);
+	if (mmio_hit(last, gpa)) {
+		return mmio_store_at(v, last, gpa, size, val);
+	}
+	return mmio_store_search(v, gpa, size, val);
 }

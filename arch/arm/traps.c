@@ -366,13 +366,17 @@ struct hc_result guest_dabt_lean(struct pcpu *pc)
 		 * An emulable store (a driver's register write), as handle_dabt would
 		 * emulate it, the value passed as it is (mmio_store).
 		 */
-		paddr_t ipa = fault_ipa();
-		unsigned int rt = DABT_SRT(iss);
-		int rc = mmio_store(v, ipa, U(1) << DABT_SAS(iss), (rt == 31U) ? 0U : r->x[rt]);
+		uint64_t rt = (esr >> 16) & ULL(0x1f);   /* DABT_SRT, as a 64-bit index */
+		int rc;
 
 		step = ((esr & ESR_IL) != 0U) ? ULL(4) : ULL(2);
+		rc = mmio_store(v, fault_ipa(), (unsigned int)DABT_SAS(esr), (rt == 31U) ? 0U : r->x[rt]);
 		if (rc != 0) {
-			dabt_refused(v, ipa, esr, rc);
+			/*
+			 * The syndrome registers still hold this trap's: IRQs and SErrors
+			 * are masked and nothing here takes an exception at EL2.
+			 */
+			dabt_refused(v, fault_ipa(), sysreg_read(esr_el2), rc);
 			step = 0U;
 		}
 	} else {
