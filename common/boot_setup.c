@@ -118,6 +118,47 @@ static int boot_reserve(const struct fdt *f, const void *dtb, const struct boot_
 }
 
 /*
+ * Static shared memory before any placement, so no partition's RAM or disk
+ * lands on it; the parser has refused every range the tree says is used.
+ * Zeroed once (CONFIG_BOOT_SCRUB), as partition RAM is: never at a restart.
+ */
+static int boot_shm(const struct fdt *f)
+{
+	const struct dom0less_config *c = &boot_config;
+	uint32_t i;
+	uint32_t d;
+	char path[96];
+
+	for (i = 0U; i < c->nr_shm; i++) {
+		const struct dom0less_shm *r = &c->shm[i];
+		uint32_t users = 0U;
+		const char *who = "DOMID_IO";
+		char owner[8];
+		if (mm_boot_claim(r->maddr, r->size) != 0) {
+			(void)fdt_node_path(f, r->node, path, sizeof(path));
+			printk("bulkhead: config: %s: shared memory 0x%llx-0x%llx is not free board "
+			       "RAM\n", path, (unsigned long long)r->maddr,
+			       (unsigned long long)(r->maddr + r->size - 1U));
+			return -XEN_EBUSY;
+		}
+		if (CONFIG_BOOT_SCRUB != 0) {
+			domain_scrub_range(r->maddr, r->size);
+		}
+		for (d = 0U; d < c->nr_domains; d++) {
+			users += (uint32_t)(r->users >> d) & 1U;
+		}
+		if (r->owner != 0U) {
+			(void)bh_snprintf(owner, sizeof(owner), "d%u", r->owner);
+			who = owner;
+		}
+		printk("bulkhead: shared memory \"%s\" 0x%llx-0x%llx: %u partitions, owner %s\n",
+		       r->id, (unsigned long long)r->maddr,
+		       (unsigned long long)(r->maddr + r->size - 1U), users, who);
+	}
+	return 0;
+}
+
+/*
  * Fixed placements first (they must be free), then the rest, lowest first;
  * last each backend's disks (bulkhead,vbd), after every partition's RAM.
  */
@@ -290,6 +331,9 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 	 * Its image is RAM, which is never assigned as device memory.
 	 */
 	dom0less_hyp_devices_from_dt(&f, &lim);
+	(void)dom0less_add_hyp_ram(&lim, m->hyp_start, m->hyp_end - m->hyp_start, "the hypervisor");
+	(void)dom0less_add_hyp_ram(&lim, virt_to_maddr(dtb), f.totalsize, "the device tree");
+	dom0less_hyp_ram_from_dt(&f, &lim);
 	for (i = 0U; i < m->nr_devs; i++) {
 		(void)dom0less_add_hyp_dev(&lim, m->devs[i].base, m->devs[i].size, m->devs[i].intid,
 					   m->devs[i].node, m->devs[i].what);
@@ -306,6 +350,9 @@ int boot_setup(const void *dtb, const struct boot_machine *m)
 	/* Before any partition's tree is written: the store's lists them all. */
 	xenstore_configure(&boot_config);
 	rc = boot_reserve(&f, dtb, m);
+	if (rc == 0) {
+		rc = boot_shm(&f);
+	}
 	if (rc == 0) {
 		rc = boot_place(&f);
 	}

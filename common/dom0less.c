@@ -70,6 +70,42 @@ void dom0less_default_limits(struct dom0less_limits *lim)
 #endif
 	lim->gnttab_frames = CONFIG_GNTTAB_MAX_FRAMES;
 	lim->maptrack_entries = CONFIG_GNTTAB_MAPTRACK_ENTRIES;
+	lim->shm_regions = CONFIG_STATIC_SHM_REGIONS;
+#ifdef CONFIG_P2M_POOL_PAGES
+	lim->p2m_pool_pages = CONFIG_P2M_POOL_PAGES;
+#endif
+}
+
+bool dom0less_add_hyp_ram(struct dom0less_limits *lim, paddr_t base, uint64_t size,
+			  const char *what)
+{
+	if ((size == 0U) || (lim->nr_hyp_ram >= DOM0LESS_MAX_HYP_RAM)) {
+		return false;
+	}
+	lim->hyp_ram[lim->nr_hyp_ram] = (struct dom0less_hyp_dev){
+		.base = base, .size = size, .intid = 0U, .node = -1, .what = what };
+	lim->nr_hyp_ram++;
+	return true;
+}
+
+void dom0less_hyp_ram_from_dt(const struct fdt *f, struct dom0less_limits *lim)
+{
+	int rm = fdt_path(f, "/reserved-memory");
+	int n = (rm >= 0) ? fdt_first_child(f, rm) : rm;
+	uint32_t i;
+	uint64_t a;
+	uint64_t s;
+
+	/* LOOP-BOUND: fdt_mem_rsv() fails past the reservation block, inside the checked blob. */
+	for (i = 0U; fdt_mem_rsv(f, i, &a, &s) == 0; i++) {
+		(void)dom0less_add_hyp_ram(lim, a, s, "/memreserve/");
+	}
+	for (i = 0U; (n >= 0) && (i < f->size_struct / 4U); i++) {
+		if (fdt_reg(f, rm, n, 0U, &a, &s) == 0) {
+			(void)dom0less_add_hyp_ram(lim, a, s, "/reserved-memory");
+		}
+		n = fdt_next_sibling(f, n);
+	}
 }
 
 void dom0less_limits_from_dt(const struct fdt *f, struct dom0less_limits *lim)
@@ -589,6 +625,99 @@ static int d0l_gnttab_sizes(struct d0l_ctx *c, int node, struct domain_config *c
 	       d0l_err(c, node, rc, "max_grant_version: not a u32");
 }
 
+/*
+ * The rest of Xen's domain properties (booting.txt, 4.17 to 4.20), each
+ * honoured, accepted because Bulkhead gives at least what it asks, or
+ * refused: never ignored (docs/device-tree.md has the table and the
+ * reasons). Accepted values: kind 0 none (refused whenever present), 1 the
+ * one cell val, 2 the string str.
+ */
+static int d0l_xen_props(struct d0l_ctx *c, int node, struct domain_config *cfg)
+{
+	static const struct {
+		const char *name;
+		uint8_t kind;
+		uint32_t val;
+		const char *str;
+		const char *why;
+	} rules[] = {
+		{ "domain-cpupool", 0U, 0U, NULL,
+		  "no cpupools: each vCPU has a physical CPU of its own (bulkhead,cpus)" },
+		{ "llc-colors", 0U, 0U, NULL, "no cache colouring" },
+		{ "sve", 1U, 0U, NULL, "only <0>: partitions get no SVE (it is undefined to them)" },
+		{ "trap-unmapped-accesses", 1U, 1U, NULL,
+		  "only <1>: an access to unmapped memory traps (and stops the partition)" },
+		{ "passthrough", 2U, 0U, "disabled",
+		  "only \"disabled\": no IOMMU is driven (xen,force-assign-without-iommu)" },
+		{ "xen,sci_type", 2U, 0U, "none", "only \"none\": no SCMI calls are forwarded" },
+		{ "v8r_el1_msa", 2U, 0U, "mmu", "only \"mmu\": partitions run with their MMU" },
+	};
+	static const char *const ours[] = { "bulkhead,memory-base", "bulkhead,cpus",
+					    "bulkhead,restart" };
+	const char *name;
+	const void *data;
+	uint32_t len;
+	uint32_t v = 0U;
+	uint32_t steps;
+	unsigned int i;
+	int p;
+	int rc;
+
+	for (i = 0U; i < ARRAY_SIZE(rules); i++) {
+		const char *s = NULL;
+		bool ok;
+		if (!fdt_has_prop(c->f, node, rules[i].name)) {
+			continue;
+		}
+		ok = (rules[i].kind == 1U) ? ((fdt_prop_u32(c->f, node, rules[i].name, &v) == 0) &&
+					      (v == rules[i].val)) :
+		     ((rules[i].kind == 2U) && (fdt_prop_string(c->f, node, rules[i].name, &s) == 0) &&
+		      (strcmp(s, rules[i].str) == 0));
+		if (!ok) {
+			return d0l_err(c, node, 0, "%s: %s", rules[i].name, rules[i].why);
+		}
+	}
+	/* Its vGIC has CONFIG_VGIC_NR_SPIS SPIs; it may ask for fewer, and gets no device beyond. */
+	cfg->nr_spis = c->lim->vgic_nr_spis;
+	rc = fdt_prop_u32(c->f, node, "nr_spis", &cfg->nr_spis);
+	if ((rc != 0) && (rc != -FDT_ERR_NOTFOUND)) {
+		return d0l_err(c, node, rc, "nr_spis must be one cell");
+	}
+	if (cfg->nr_spis > c->lim->vgic_nr_spis) {
+		return d0l_err(c, node, 0, "nr_spis = <%u>, CONFIG_VGIC_NR_SPIS=%u", cfg->nr_spis,
+			       c->lim->vgic_nr_spis);
+	}
+	if (cfg->vpl011 && (cfg->nr_spis == 0U)) {
+		return d0l_err(c, node, 0, "vpl011 needs SPI 0 (INTID 32), nr_spis = <0>");
+	}
+	/* Stage-2 tables: the static pool must hold what Xen's P2M pool would. */
+	rc = fdt_prop_u32(c->f, node, "xen,domain-p2m-mem-mb", &v);
+	if ((rc == 0) && ((uint64_t)v * U(256) > c->lim->p2m_pool_pages)) {
+		return d0l_err(c, node, 0, "xen,domain-p2m-mem-mb = <%u> (%llu pages), "
+			       "CONFIG_P2M_POOL_PAGES=%u", v, (unsigned long long)v * U(256),
+			       c->lim->p2m_pool_pages);
+	}
+	if ((rc != 0) && (rc != -FDT_ERR_NOTFOUND)) {
+		return d0l_err(c, node, rc, "xen,domain-p2m-mem-mb must be one cell");
+	}
+	/* Bulkhead's own namespace: a name it does not know is a mistake, not Xen's. */
+	p = fdt_first_prop(c->f, node);
+	for (steps = 0U; (p >= 0) && (steps <= (c->f->size_struct / 4U)); steps++) {
+		bool known = false;
+		if ((fdt_prop_at(c->f, p, &name, &data, &len) == 0) &&
+		    (strncmp(name, "bulkhead,", 9U) == 0)) {
+			for (i = 0U; i < ARRAY_SIZE(ours); i++) {
+				known = known || (strcmp(name, ours[i]) == 0);
+			}
+			if (!known) {
+				return d0l_err(c, node, 0, "%s: not a Bulkhead property", name);
+			}
+		}
+		p = fdt_next_prop(c->f, p);
+	}
+	return 0;
+}
+
 static int d0l_domain(struct d0l_ctx *c, uint32_t di, int node)
 {
 	struct domain_config *cfg = &c->out->dom[di];
@@ -620,6 +749,10 @@ static int d0l_domain(struct d0l_ctx *c, uint32_t di, int node)
 		return rc;
 	}
 	cfg->vpl011 = fdt_has_prop(c->f, node, "vpl011");
+	rc = d0l_xen_props(c, node, cfg);
+	if (rc != 0) {
+		return rc;
+	}
 
 	child = fdt_first_child(c->f, node);
 	for (steps = 0U; (child >= 0) && (steps <= c->f->size_struct / 4U); steps++) {
@@ -781,9 +914,11 @@ static int d0l_collect(struct d0l_ctx *c, int chosen)
 	n = fdt_first_child(c->f, chosen);
 	for (steps = 0U; (n >= 0) && (steps <= c->f->size_struct / 4U); steps++) {
 		count += fdt_node_compatible(c->f, n, "xen,domain") ? 1U : 0U;
-		if (d0l_module_kind(c->f, n) == MOD_KERNEL) {
-			return d0l_err(c, n, 0, "a dom0 kernel module: Bulkhead has no dom0, "
-				       "use xen,domain nodes");
+		if ((d0l_module_kind(c->f, n) == MOD_KERNEL) ||
+		    fdt_node_compatible(c->f, n, "xen,domain-shared-memory-v1")) {
+			return d0l_err(c, n, 0, "a dom0 %s: Bulkhead has no dom0, use xen,domain nodes",
+				       (d0l_module_kind(c->f, n) == MOD_KERNEL) ? "kernel module" :
+				       "shared memory node");
 		}
 		n = fdt_next_sibling(c->f, n);
 	}
@@ -821,7 +956,8 @@ int dom0less_parse(const struct fdt *f, const struct dom0less_limits *lim,
 		err[0] = '\0';
 	}
 	if ((lim->max_domains > CONFIG_MAX_DOMAINS) || (lim->max_vcpus > CONFIG_MAX_VCPUS) ||
-	    (lim->nr_cpus == 0U) || (lim->nr_cpus > U(64)) || (lim->nr_banks > DOM0LESS_MAX_BANKS)) {
+	    (lim->nr_cpus == 0U) || (lim->nr_cpus > U(64)) || (lim->nr_banks > DOM0LESS_MAX_BANKS) ||
+	    (lim->shm_regions > CONFIG_STATIC_SHM_REGIONS)) {
 		(void)bh_snprintf(err, errlen, "limits beyond what the parser was built for");
 		return -FDT_ERR_BADVALUE;
 	}
@@ -845,6 +981,9 @@ int dom0less_parse(const struct fdt *f, const struct dom0less_limits *lim,
 	}
 	if (rc == 0) {
 		rc = d0l_all_vbds(&c);
+	}
+	if (rc == 0) {
+		rc = d0l_all_shm(&c);
 	}
 	if (rc == 0) {
 		rc = d0l_xenstore_check(&c);

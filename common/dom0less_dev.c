@@ -410,6 +410,10 @@ static int d0l_one_irq(const struct d0l_dev *dv, const char *host, uint32_t type
 				   "CONFIG_VGIC_NR_SPIS=%u (INTIDs 32-%u)", host, intid, num,
 				   c->lim->vgic_nr_spis, GIC_SPI_BASE + c->lim->vgic_nr_spis - 1U);
 	}
+	if (intid >= GIC_SPI_BASE + cfg->nr_spis) {
+		return d0l_dev_err(dv, "xen,path \"%s\": interrupt %u (SPI %u) is beyond nr_spis = "
+				   "<%u>", host, intid, num, cfg->nr_spis);
+	}
 	if (cfg->vpl011 && (intid == GUEST_VPL011_SPI)) {
 		return d0l_dev_err(dv, "xen,path \"%s\": interrupt %u (SPI %u) is the partition's "
 				   "vpl011", host, intid, num);

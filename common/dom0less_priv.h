@@ -32,6 +32,8 @@ int d0l_capabilities(struct d0l_ctx *c, int node, struct domain_config *cfg);
 int d0l_xenstore_check(struct d0l_ctx *c);
 /* Every partition's bulkhead,vbd children, once all partitions are known. */
 int d0l_all_vbds(struct d0l_ctx *c);
+/* Every partition's static shared memory (dom0less_shm.c), after its disks. */
+int d0l_all_shm(struct d0l_ctx *c);
 /*
  * The window of the guest's fixed layout (vGIC, grant window, with vpl011
  * its UART) that [base, base+size) overlaps, or NULL.

@@ -136,6 +136,16 @@ int domain_map_static(struct domain *d)
 				   maddr_to_mfn(d->cfg.vbd_maddr), d->cfg.vbd_bytes >> PAGE_SHIFT,
 				   p2m_ram_rw);
 	}
+	/*
+	 * Static shared memory, Normal memory at its guest address: the owner's as
+	 * its own RAM, a borrower's as a foreign mapping (not executable, no grant,
+	 * no hypercall buffer), as Xen 4.17 maps them. Never scrubbed on restart.
+	 */
+	for (i = 0U; (rc == 0) && (i < d->cfg.nr_shm) && (i < CONFIG_STATIC_SHM_REGIONS); i++) {
+		const struct shm_map *s = &d->cfg.shm[i];
+		rc = p2m_map_range(&d->p2m, gaddr_to_gfn(s->gaddr), maddr_to_mfn(s->maddr),
+				   s->size >> PAGE_SHIFT, s->owner ? p2m_ram_rw : p2m_map_foreign_rw);
+	}
 	/* Assigned device memory (xen,reg), checked page aligned and free by the parser. */
 	for (i = 0U; (rc == 0) && (i < d->cfg.nr_iomem) && (i < DOMAIN_MAX_IOMEM); i++) {
 		const struct iomem_map *m = &d->cfg.iomem[i];
@@ -160,6 +170,7 @@ static int domain_build_memory(struct domain *d)
 int domain_create(domid_t id, const struct domain_config *cfg)
 {
 	struct domain *d;
+	uint32_t i;
 	int rc;
 
 	if ((id == 0U) || (id > CONFIG_MAX_DOMAINS) || (cfg->nr_vcpus == 0U) ||
@@ -179,6 +190,10 @@ int domain_create(domid_t id, const struct domain_config *cfg)
 	d->ram_gpa = GUEST_RAM0_BASE;
 	d->ram_bytes = cfg->mem_bytes;
 	d->max_pages = cfg->mem_bytes >> PAGE_SHIFT;
+	/* Xen 4.17 counts an owner's shared memory among its pages (tot and max). */
+	for (i = 0U; (i < cfg->nr_shm) && (i < CONFIG_STATIC_SHM_REGIONS); i++) {
+		d->max_pages += cfg->shm[i].owner ? (cfg->shm[i].size >> PAGE_SHIFT) : 0U;
+	}
 	d->tot_pages = d->max_pages;
 	d->shared_info = &shared_info_pages[id - 1U].s;
 	d->shared_info_gfn = INVALID_GFN;

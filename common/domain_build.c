@@ -190,6 +190,37 @@ static void dt_memory_reg(struct fdt_writer *w, const struct domain *d)
 	fdt_w_prop_cells(w, "reg", c, n);
 }
 
+/*
+ * Static shared memory as Xen 4.17's make_resv_memory_node() writes it: a
+ * /reserved-memory node (empty ranges, 2 and 2 cells) with one
+ * xen-shmem@<guest address> child per region, in device-tree order.
+ */
+static void dt_shm(struct fdt_writer *w, const struct domain *d)
+{
+	char name[32];
+	uint32_t i;
+
+	if (d->cfg.nr_shm == 0U) {
+		return;
+	}
+	fdt_w_begin_node(w, "reserved-memory");
+	fdt_w_prop_empty(w, "ranges");
+	fdt_w_prop_u32(w, "#address-cells", 2U);
+	fdt_w_prop_u32(w, "#size-cells", 2U);
+	for (i = 0U; (i < d->cfg.nr_shm) && (i < CONFIG_STATIC_SHM_REGIONS); i++) {
+		const struct shm_map *s = &d->cfg.shm[i];
+		(void)bh_snprintf(name, sizeof(name), "xen-shmem@%llx", (unsigned long long)s->gaddr);
+		fdt_w_begin_node(w, name);
+		fdt_w_prop_string(w, "compatible", "xen,shared-memory-v1");
+		dt_cells2(w, "reg", s->gaddr, s->size);
+		fdt_w_prop_string(w, "xen,id", s->id);
+		/* Xen 4.17 writes 0: the region is mapped from its start. */
+		fdt_w_prop_u64(w, "xen,offset", 0U);
+		fdt_w_end_node(w);
+	}
+	fdt_w_end_node(w);
+}
+
 static void dt_gic(struct fdt_writer *w, const struct domain *d)
 {
 	char name[48];
@@ -433,6 +464,7 @@ int domain_build_dt(const struct domain *d, void *buf, size_t cap, paddr_t initr
 	fdt_w_prop_string(&w, "device_type", "memory");
 	dt_memory_reg(&w, d);
 	fdt_w_end_node(&w);
+	dt_shm(&w, d);
 	dt_partial(&w, d);
 	dt_gic(&w, d);
 	dt_devices(&w, d);

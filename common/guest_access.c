@@ -101,6 +101,38 @@ static int copy_guest(const struct vcpu *v, struct domain *d, uint64_t addr, voi
 	return 0;
 }
 
+/*
+ * Copies this small are hypercall arguments and results: a 4-byte port, an
+ * 8-byte handle, a grant-table op of 24 to 40 bytes.
+ */
+#define GUEST_SMALL_COPY U(64)
+
+/*
+ * A small copy (an argument, a status, a grant-table element), inline: whole
+ * 8-byte words when both ends are 8-byte aligned, a 4- or 2-byte field at its
+ * alignment in one access; anything else memcpy. The alignment is tested,
+ * then told to the compiler, so each step is one load and one store
+ * (-mstrict-align).
+ */
+static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
+{
+	uintptr_t both = (uintptr_t)d | (uintptr_t)s;
+	size_t i;
+
+	if (((both & 7U) == 0U) && ((n & 7U) == 0U)) {
+		for (i = 0U; i < n; i += 8U) {
+			__builtin_memcpy(__builtin_assume_aligned(&d[i], 8U),
+					 __builtin_assume_aligned(&s[i], 8U), 8U);
+		}
+	} else if ((n == 4U) && ((both & 3U) == 0U)) {
+		__builtin_memcpy(__builtin_assume_aligned(d, 4U), __builtin_assume_aligned(s, 4U), 4U);
+	} else if ((n == 2U) && ((both & 1U) == 0U)) {
+		__builtin_memcpy(__builtin_assume_aligned(d, 2U), __builtin_assume_aligned(s, 2U), 2U);
+	} else {
+		(void)memcpy(d, s, n);
+	}
+}
+
 int guest_elem_read(struct guest_elem *e, const struct vcpu *v, vaddr_t gva, void *dst,
 		    size_t len)
 {
@@ -115,16 +147,20 @@ int guest_elem_read(struct guest_elem *e, const struct vcpu *v, vaddr_t gva, voi
 		/* Across a page, or not plainly the partition's RAM: the general path. */
 		return copy_from_guest_vcpu(v, dst, gva, len);
 	}
-	e->va = map_domain_page(maddr_to_mfn(ma));
+	/*
+	 * The argument slot, held until the write-back: the operation between
+	 * (map, copy, swap of one element) copies nothing else from the guest.
+	 */
+	e->va = arch_map_scratch(ARCH_SCRATCH_ARG, ma & PAGE_MASK);
 	e->ma = ma;
-	(void)memcpy(dst, &e->va[PAGE_OFFSET_OF(ma)], len);
+	copy_small(dst, &e->va[PAGE_OFFSET_OF(ma)], len);
 	return 0;
 }
 
 void guest_elem_release(struct guest_elem *e)
 {
 	if (e->va != NULL) {
-		unmap_domain_page(e->va);
+		arch_unmap_scratch(ARCH_SCRATCH_ARG, e->va);
 		e->va = NULL;
 	}
 }
@@ -141,33 +177,12 @@ int guest_elem_write(struct guest_elem *e, size_t off, const void *src, size_t l
 	/* Same page, so same partition RAM: only the write permission and the page to check. */
 	if ((e->va != NULL) && (arch_gva_to_maddr(e->v, gva, true, &ma) == 0) &&
 	    (maddr_to_mfn(ma) == maddr_to_mfn(e->ma))) {
-		(void)memcpy(&e->va[PAGE_OFFSET_OF(ma)], src, len);
+		copy_small(&e->va[PAGE_OFFSET_OF(ma)], src, len);
 		guest_elem_release(e);
 		return 0;
 	}
 	guest_elem_release(e);
 	return copy_to_guest_vcpu(e->v, gva, src, len);
-}
-
-/*
- * Copies this small are hypercall arguments and results: a 4-byte port, an
- * 8-byte handle, a grant-table op of 24 to 40 bytes.
- */
-#define GUEST_SMALL_COPY U(64)
-
-/* n <= GUEST_SMALL_COPY bytes; an aligned 4 or 8 is one load and store. */
-static inline void copy_small(uint8_t *d, const uint8_t *s, size_t n)
-{
-	uintptr_t both = (uintptr_t)d | (uintptr_t)s;
-
-	/* The alignment, tested, told to the compiler: one load and one store (-mstrict-align). */
-	if ((n == 4U) && ((both & 3U) == 0U)) {
-		__builtin_memcpy(__builtin_assume_aligned(d, 4U), __builtin_assume_aligned(s, 4U), 4U);
-	} else if ((n == 8U) && ((both & 7U) == 0U)) {
-		__builtin_memcpy(__builtin_assume_aligned(d, 8U), __builtin_assume_aligned(s, 8U), 8U);
-	} else {
-		(void)memcpy(d, s, n);
-	}
 }
 
 /*
@@ -187,13 +202,13 @@ static inline bool copy_small_own(const struct vcpu *v, vaddr_t gva, void *buf, 
 		return false;
 	}
 	/* Within one page of the partition's RAM: the CPU's scratch slot, for this copy alone. */
-	va = arch_map_scratch(ma);
+	va = arch_map_scratch(ARCH_SCRATCH_ARG, ma);
 	if (to_guest) {
 		copy_small(va, buf, len);
 	} else {
 		copy_small(buf, va, len);
 	}
-	arch_unmap_scratch(va);
+	arch_unmap_scratch(ARCH_SCRATCH_ARG, va);
 	return true;
 }
 

@@ -47,8 +47,8 @@
 /* Virtual windows for partition pages, above all identity mappings. */
 #define MAP_SLOTS_VA    ULL(0x4000000000)
 #define GLOBAL_SLOTS_VA (MAP_SLOTS_VA + SZ_2M)
-/* Each CPU's window: CONFIG_MAP_SLOTS_PER_CPU slots for arch_map_page, then its scratch slot. */
-#define SLOTS_PER_CPU   (CONFIG_MAP_SLOTS_PER_CPU + 1)
+/* Each CPU's window: CONFIG_MAP_SLOTS_PER_CPU slots for arch_map_page, then its scratch slots. */
+#define SLOTS_PER_CPU   (CONFIG_MAP_SLOTS_PER_CPU + ARCH_NR_SCRATCH)
 #define NR_CPU_SLOTS    (CONFIG_NR_CPUS * SLOTS_PER_CPU)
 BUILD_ASSERT(NR_CPU_SLOTS <= 512);
 BUILD_ASSERT(CONFIG_MAP_SLOTS_PER_CPU <= 32);
@@ -302,8 +302,8 @@ static inline void slot_check_irqs_masked(void)
 void mmu_percpu_slots(struct pcpu *pc)
 {
 #if CONFIG_XPFO
-	/* SLOTS_PER_CPU: its CONFIG_MAP_SLOTS_PER_CPU slots, then its scratch slot. */
-	uint64_t first = (uint64_t)pc->id * ((uint64_t)CONFIG_MAP_SLOTS_PER_CPU + 1U);
+	/* SLOTS_PER_CPU: its CONFIG_MAP_SLOTS_PER_CPU slots, then its scratch slots. */
+	uint64_t first = (uint64_t)pc->id * ((uint64_t)CONFIG_MAP_SLOTS_PER_CPU + ARCH_NR_SCRATCH);
 
 	pc->map_ptes = &slot_l3[first];
 	pc->map_va = MAP_SLOTS_VA + (first << PAGE_SHIFT);
@@ -325,7 +325,7 @@ __attribute__((cold)) void mmu_irqs_masked_check(void)
 	}
 }
 
-__attribute__((cold)) void mmu_scratch_check(const struct pcpu *pc, paddr_t ma)
+__attribute__((cold)) void mmu_scratch_check(const struct pcpu *pc, unsigned int slot, paddr_t ma)
 {
 	if (!maddr_in_ram(ma)) {
 		slot_bad_maddr(ma);
@@ -333,8 +333,9 @@ __attribute__((cold)) void mmu_scratch_check(const struct pcpu *pc, paddr_t ma)
 	if ((sysreg_read(daif) & DAIF_I) == 0U) {
 		panic("bulkhead: CPU%u: scratch slot used with IRQs unmasked", pc->id);
 	}
-	if ((pc->scratch_pte == NULL) || (read_atomic(pc->scratch_pte) != 0U)) {
-		panic("bulkhead: CPU%u: scratch slot busy or missing", pc->id);
+	if ((pc->scratch_pte == NULL) || (slot >= ARCH_NR_SCRATCH) ||
+	    (read_atomic(&pc->scratch_pte[slot]) != 0U)) {
+		panic("bulkhead: CPU%u: scratch slot %u busy or missing", pc->id, slot);
 	}
 }
 
@@ -485,7 +486,8 @@ bool arch_xpfo_tables(struct xpfo_tables *t)
 #if CONFIG_XPFO
 	t->root = hyp_pt_root;
 	t->cpu_slots_va = MAP_SLOTS_VA;
-	t->cpu_slots_per_cpu = SLOTS_PER_CPU;
+	/* SLOTS_PER_CPU: CONFIG_MAP_SLOTS_PER_CPU and the scratch slots. */
+	t->cpu_slots_per_cpu = (uint32_t)CONFIG_MAP_SLOTS_PER_CPU + ARCH_NR_SCRATCH;
 	t->nr_cpus = CONFIG_NR_CPUS;
 	t->global_slots_va = GLOBAL_SLOTS_VA;
 	t->nr_global_slots = CONFIG_GLOBAL_MAP_SLOTS;

@@ -48,6 +48,7 @@ static uint64_t p2m_pte(mfn_t mfn, enum p2m_type t, bool block)
 		break;
 	case p2m_grant_map_rw:
 	case p2m_hyp_page:
+	case p2m_map_foreign_rw:
 		pte |= S2_ATTR_NORMAL | S2_AP_RW | S2_XN;
 		break;
 	case p2m_grant_map_ro:
@@ -299,6 +300,50 @@ int p2m_remove_entry(struct p2m_domain *p2m, gfn_t gfn)
 	uint64_t old;
 
 	return p2m_take_entry(p2m, gfn, &old);
+}
+
+int p2m_replace_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t)
+{
+	uint64_t *table;
+	uint64_t old;
+
+	if ((gfn >> (P2M_IPA_BITS - PAGE_SHIFT)) != 0U) {
+		return -XEN_EINVAL;
+	}
+	table = p2m_walk(p2m, gfn, 3U, false);
+	if (table == NULL) {
+		return -XEN_ENOENT;
+	}
+	old = load_acquire(&table[LEVEL_INDEX(gfn, 3U)]);
+	/* One try: if the entry changed meanwhile, its partition changed it itself. */
+	if (((old & PTE_VALID) == 0U) ||
+	    !atomic_cmpxchg(&table[LEVEL_INDEX(gfn, 3U)], &old, p2m_pte(mfn, t, false))) {
+		return -XEN_ENOENT;
+	}
+	return 0;
+}
+
+int p2m_remove_grant(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn)
+{
+	uint64_t *table;
+	uint64_t *slot;
+	uint64_t cur;
+
+	if ((gfn >> (P2M_IPA_BITS - PAGE_SHIFT)) != 0U) {
+		return -XEN_EINVAL;
+	}
+	table = p2m_walk(p2m, gfn, 3U, false);
+	if (table == NULL) {
+		return -XEN_ENOENT;
+	}
+	slot = &table[LEVEL_INDEX(gfn, 3U)];
+	cur = load_acquire(slot);
+	/* A grant mapping's entry is exactly what p2m_set_entry wrote for it. */
+	if ((cur != p2m_pte(mfn, p2m_grant_map_rw, false)) &&
+	    (cur != p2m_pte(mfn, p2m_grant_map_ro, false))) {
+		return -XEN_ENOENT;
+	}
+	return atomic_cmpxchg(slot, &cur, 0U) ? 0 : -XEN_ENOENT;
 }
 
 void p2m_flush_tlb(const struct p2m_domain *p2m)

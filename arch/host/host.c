@@ -96,13 +96,15 @@ int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma
 	return 0;
 }
 
-void *arch_map_scratch(paddr_t ma)
+void *arch_map_scratch(unsigned int slot, paddr_t ma)
 {
+	(void)slot;
 	return (void *)(uintptr_t)ma;
 }
 
-void arch_unmap_scratch(void *va)
+void arch_unmap_scratch(unsigned int slot, void *va)
 {
+	(void)slot;
 	(void)va;
 }
 

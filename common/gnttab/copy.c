@@ -4,7 +4,9 @@
  * or a frame of the caller's own. A grant is pinned (reading, or writing
  * for the destination) for the duration of the copy only; the table locks
  * are dropped during the memcpy, as in Xen, so a copy never holds two
- * tables' locks at once. Both pages are reached through map_domain_page().
+ * tables' locks at once. Both pages are reached through this CPU's copy
+ * scratch slots (bulkhead/arch.h): RAM of their partitions, pinned or
+ * checked in the p2m.
  */
 #include "gnttab_priv.h"
 #include <bulkhead/lib.h>
@@ -103,18 +105,18 @@ void gnttab_copy_one(struct vcpu *v, struct gnttab_copy *op)
 	}
 	if ((rc == GNTST_okay) && (src.mfn == dst.mfn)) {
 		/* One frame, one mapping: memmove sees an overlap of the two ranges. */
-		uint8_t *p = map_domain_page(src.mfn);
+		uint8_t *p = arch_map_scratch(ARCH_SCRATCH_SRC, mfn_to_maddr(src.mfn));
 
 		(void)memmove(&p[op->dest.offset], &p[op->source.offset], op->len);
-		unmap_domain_page(p);
+		arch_unmap_scratch(ARCH_SCRATCH_SRC, p);
 	} else if (rc == GNTST_okay) {
-		uint8_t *s = map_domain_page(src.mfn);
-		uint8_t *d = map_domain_page(dst.mfn);
+		uint8_t *s = arch_map_scratch(ARCH_SCRATCH_SRC, mfn_to_maddr(src.mfn));
+		uint8_t *d = arch_map_scratch(ARCH_SCRATCH_DST, mfn_to_maddr(dst.mfn));
 
 		/* Two frames cannot overlap. */
 		(void)memcpy(&d[op->dest.offset], &s[op->source.offset], op->len);
-		unmap_domain_page(d);
-		unmap_domain_page(s);
+		arch_unmap_scratch(ARCH_SCRATCH_DST, d);
+		arch_unmap_scratch(ARCH_SCRATCH_SRC, s);
 	} else {
 		/* Refused: the status says why. */
 	}

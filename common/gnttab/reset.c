@@ -5,11 +5,17 @@
  *    domain dies), one granter lock at a time; d's vCPUs are stopped, so
  *    none can use a stale translation before the one invalidation of d's
  *    VMID at the end;
- * 2. under d's write lock, stop new pins and remove every mapping others
- *    hold of d's grants: their stage-2 entry goes, their maptrack entry is
- *    marked revoked (their later unmap succeeds and frees the handle), and
- *    each such partition's VMID is invalidated once, before the lock is
- *    dropped and so before step 3 can see the pins gone. A mapping that
+ * 2. under d's write lock, stop new pins and revoke every mapping others
+ *    hold of d's grants: their stage-2 entry is pointed at the holder's own
+ *    scratch page (gt.sink), their maptrack entry is marked revoked (their
+ *    later unmap succeeds, removes the scratch entry and frees the handle),
+ *    and each such partition's VMID is invalidated once, before the lock is
+ *    dropped and so before step 3 can see the pins gone. The holder, say a
+ *    backend in the middle of a request, keeps running: it reads and writes
+ *    its own scratch page instead of a fault, as on Xen, where a dead
+ *    domain's granted pages stay alive until their mappers unmap them;
+ *    d's new incarnation, whose RAM is scrubbed and reused, is never seen
+ *    through the old mapping. A mapping that
  *    its holder is unmapping (UNMAPPING: entry removed, invalidation not
  *    yet done) keeps its pin until the holder's own invalidation;
  * 3. wait for in-flight copies (pinned without locks) to drain, then wipe
@@ -17,6 +23,7 @@
  *    resetting flag refuses any new pin.
  */
 #include "gnttab_priv.h"
+#include <bulkhead/lib.h>
 
 static void gnttab_release_own(struct domain *d)
 {
@@ -86,7 +93,9 @@ static void gnttab_revoke_foreign(struct domain *d)
 			}
 			ref = read_atomic(&mt->ref);
 			act = &d->gt.active[ref];
-			if (p2m_remove_entry(&od->p2m, read_atomic(&mt->gfn)) == 0) {
+			if (p2m_replace_entry(&od->p2m, read_atomic(&mt->gfn), od->gt.sink_mfn,
+					      ((flags & GNTMAP_readonly) != 0U) ? p2m_grant_map_ro
+										: p2m_grant_map_rw) == 0) {
 				removed = true;
 				stat_inc(&d->gnttab_forced_unmaps);
 			}
@@ -107,6 +116,8 @@ void gnttab_domain_reset(struct domain *d)
 	uint32_t i;
 
 	gnttab_release_own(d);
+	/* What the old incarnation wrote through revoked mappings stays behind. */
+	(void)memset(gt->sink, 0, PAGE_SIZE);
 
 	write_lock(&gt->lock);
 	write_atomic(&gt->resetting, true);

@@ -65,12 +65,15 @@ int gnttab_domain_init(struct domain *d)
 		__page_aligned BOOT_NOINIT;
 	static struct gnttab_active gnttab_active_pool[CONFIG_MAX_DOMAINS][GNTTAB_MAX_ENTRIES]
 		__cacheline_aligned BOOT_NOINIT;
+	static uint8_t gnttab_sink_pool[CONFIG_MAX_DOMAINS][PAGE_SIZE] __page_aligned;
 	struct grant_table *gt = &d->gt;
 
 	rwlock_init(&gt->lock, LOCK_CLASS_GNTTAB);
 	gt->resetting = false;
 	gt->shared = gnttab_frames[d->domain_id - 1U];
 	gt->active = gnttab_active_pool[d->domain_id - 1U];
+	gt->sink = gnttab_sink_pool[d->domain_id - 1U];
+	gt->sink_mfn = maddr_to_mfn(virt_to_maddr(gt->sink));
 	gt->init_frames = 0U;
 	/* The parser checked the sizes against the pool; 0: a partition made without it. */
 	gt->max_frames = CONFIG_GNTTAB_MAX_FRAMES;

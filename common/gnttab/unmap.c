@@ -21,20 +21,30 @@
 
 /* GNTTAB_UNMAP_CHUNK (gnttab.h) bounds the stack used for phases 2 and 3. */
 /*
- * A mapping whose granter restarted was already removed (and invalidated
- * by the restart); the first unmap of the handle frees it and succeeds,
- * any later one finds it free.
+ * A mapping whose granter restarted points at the mapper's scratch page
+ * since the restart (reset.c); the first unmap of the handle removes that
+ * entry, frees the handle and succeeds, any later one finds it free. The
+ * entry is removed only while it still maps the scratch page: whatever the
+ * partition itself put at that address since is its own business.
  */
 static int16_t gnttab_unmap_revoked(struct vcpu *v, struct gnttab_maptrack *mt,
 				    uint32_t handle, uint16_t flags)
 {
+	struct domain *ld = v->domain;
+	gfn_t gfn = read_atomic(&mt->gfn);
 	uint16_t expect = flags;
+	mfn_t mfn;
+	enum p2m_type t;
 
 	/* GCOVR_EXCL_START COV-005 */
 	if (!atomic_cmpxchg(&mt->flags, &expect, (uint16_t)0U)) {
 		return GNTST_bad_handle;
 	}
 	/* GCOVR_EXCL_STOP */
+	if ((p2m_lookup(&ld->p2m, gfn, &mfn, &t) == 0) && (mfn == ld->gt.sink_mfn) &&
+	    ((t == p2m_grant_map_rw) || (t == p2m_grant_map_ro))) {
+		(void)p2m_clear_entry(&ld->p2m, gfn, NULL, NULL);
+	}
 	gnttab_maptrack_put(v, handle);
 	return GNTST_okay;
 }
@@ -47,8 +57,6 @@ static int16_t gnttab_unmap_locked(struct vcpu *v, struct gnttab_maptrack *mt,
 	struct domain *ld = v->domain;
 	uint16_t flags = read_atomic(&mt->flags);
 	gfn_t gfn = gaddr_to_gfn(a->host_addr);
-	mfn_t old_mfn;
-	enum p2m_type old_t;
 
 	if ((a->dev_bus_addr != 0U) && (a->dev_bus_addr != mfn_to_maddr(act->mfn))) {
 		return GNTST_general_error;
@@ -61,13 +69,12 @@ static int16_t gnttab_unmap_locked(struct vcpu *v, struct gnttab_maptrack *mt,
 	if ((a->new_addr != 0U) || (gfn != read_atomic(&mt->gfn))) {
 		return GNTST_general_error;
 	}
-	/* GCOVR_EXCL_START COV-006 */
-	if ((p2m_lookup(&ld->p2m, gfn, &old_mfn, &old_t) != 0) ||
-	    ((old_t != p2m_grant_map_rw) && (old_t != p2m_grant_map_ro)) || (old_mfn != act->mfn)) {
+	/* Only that grant mapping is removed, checked and removed in one step. */
+	if (p2m_remove_grant(&ld->p2m, gfn, act->mfn) != 0) {
+		/* GCOVR_EXCL_START COV-006 */
 		return GNTST_general_error;
+		/* GCOVR_EXCL_STOP */
 	}
-	/* GCOVR_EXCL_STOP */
-	(void)p2m_remove_entry(&ld->p2m, gfn);
 	store_release(&mt->flags, (uint16_t)(flags | MAPTRACK_UNMAPPING));
 	*pending = true;
 	return GNTST_okay;

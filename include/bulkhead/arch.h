@@ -39,15 +39,19 @@ int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool write, paddr_t *ma
 
 /*
  * One short access to machine address ma, which the caller found in a
- * partition's own RAM (a small hypercall argument or result): map its page
- * in this CPU's scratch slot, returning ma's address there, and end the
- * access with arch_unmap_scratch before anything else uses the slot. IRQs
- * masked (a trap). An architecture may define both inline
- * (ARCH_INLINE_SCRATCH).
+ * partition's own RAM or a grant pinned to it: map its page in this CPU's
+ * scratch slot `slot`, returning ma's address there, and end the access with
+ * arch_unmap_scratch before anything else uses that slot. Each slot has one
+ * use, never nested in itself; IRQs masked (a trap). An architecture may
+ * define both inline (ARCH_INLINE_SCRATCH).
  */
+#define ARCH_SCRATCH_ARG U(0)  /* a small hypercall argument or result, a grant-table element */
+#define ARCH_SCRATCH_SRC U(1)  /* GNTTABOP_copy's source page */
+#define ARCH_SCRATCH_DST U(2)  /* GNTTABOP_copy's destination page */
+#define ARCH_NR_SCRATCH  U(3)
 #ifndef ARCH_INLINE_SCRATCH
-void *arch_map_scratch(paddr_t ma);
-void arch_unmap_scratch(void *va);
+void *arch_map_scratch(unsigned int slot, paddr_t ma);
+void arch_unmap_scratch(unsigned int slot, void *va);
 #endif
 
 /* Make the hypervisor able to access one machine page; see mm.h. */

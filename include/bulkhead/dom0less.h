@@ -16,6 +16,7 @@
 #define DOM0LESS_ERR_LEN   U(256)
 #define DOM0LESS_MAX_HYP_DEVS U(16)
 #define DOM0LESS_PFDT_MAX  DOMAIN_PFDT_MAX
+#define DOM0LESS_MAX_HYP_RAM U(12)
 
 struct mem_range {
 	paddr_t base;
@@ -50,8 +51,24 @@ struct dom0less_limits {
 	uint32_t vgic_nr_spis;  /* CONFIG_VGIC_NR_SPIS */
 	uint32_t nr_hyp_devs;   /* the hypervisor's own devices and image */
 	struct dom0less_hyp_dev hyp_devs[DOM0LESS_MAX_HYP_DEVS];
+	uint32_t shm_regions;   /* CONFIG_STATIC_SHM_REGIONS */
+	uint32_t p2m_pool_pages; /* CONFIG_P2M_POOL_PAGES */
+	/* RAM no partition may share: the hypervisor image, the boot DTB, reserved memory. */
+	uint32_t nr_hyp_ram;
+	struct dom0less_hyp_dev hyp_ram[DOM0LESS_MAX_HYP_RAM];
 	dom0less_read_fn read_module;   /* NULL: partial device trees are refused */
 	void *read_ctx;
+};
+
+/* A static shared memory region (xen,shm-id) and the partitions that map it. */
+struct dom0less_shm {
+	char id[DOMAIN_SHM_ID_LEN];
+	paddr_t maddr;
+	uint64_t size;
+	uint16_t owner;         /* domid of the role = "owner" node; 0: DOMID_IO, as on Xen */
+	bool roleless;          /* a node without role: the owner is DOMID_IO */
+	uint64_t users;         /* bit d-1: partition d maps it */
+	int node;               /* the first node naming it */
 };
 
 struct dom0less_config {
@@ -59,6 +76,8 @@ struct dom0less_config {
 	struct domain_config dom[CONFIG_MAX_DOMAINS];
 	int node[CONFIG_MAX_DOMAINS];   /* offset of each xen,domain node */
 	uint32_t pcpus_used;            /* highest physical CPU used + 1 */
+	uint32_t nr_shm;                /* distinct static shared memory regions */
+	struct dom0less_shm shm[CONFIG_STATIC_SHM_REGIONS];
 };
 
 /* Limits from this build's Kconfig; board_cpus, banks and devices left empty. */
@@ -73,6 +92,14 @@ void dom0less_limits_from_dt(const struct fdt *f, struct dom0less_limits *lim);
  * devices of the hypervisor: nothing may be assigned over them.
  */
 void dom0less_hyp_devices_from_dt(const struct fdt *f, struct dom0less_limits *lim);
+/*
+ * RAM a shared memory region must keep out of (the hypervisor image, the
+ * boot DTB, /memreserve/ and /reserved-memory); false when full.
+ */
+bool dom0less_add_hyp_ram(struct dom0less_limits *lim, paddr_t base, uint64_t size,
+			  const char *what);
+/* The tree's /memreserve/ entries and /reserved-memory regions as dom0less_add_hyp_ram(). */
+void dom0less_hyp_ram_from_dt(const struct fdt *f, struct dom0less_limits *lim);
 /* Add one (the boot adds the board's and the hypervisor image); false when full. */
 bool dom0less_add_hyp_dev(struct dom0less_limits *lim, paddr_t base, uint64_t size,
 			  uint32_t intid, int node, const char *what);

@@ -23,6 +23,7 @@
 #define DOMAIN_MAX_MEM_BANKS U(4)  /* xen,static-mem ranges */
 #define DOMAIN_PFDT_MAX U(4096)    /* bytes of a partial device tree (multiboot,device-tree) */
 #define DOMAIN_MAX_VBDS U(4)       /* virtual disks one partition serves (bulkhead,vbd) */
+#define DOMAIN_SHM_ID_LEN U(16)    /* Xen's MAX_SHM_ID_LENGTH: xen,shm-id and its NUL */
 
 enum restart_policy {
 	RESTART_NEVER = 0, /* stay stopped, others keep running (default) */
@@ -79,6 +80,19 @@ struct vbd_config {
 	uint32_t max_pers;      /* persistent grants per ring */
 };
 
+/*
+ * A static shared memory region as one partition maps it (Xen 4.17's
+ * xen,domain-shared-memory-v1 node): the owner's as its own RAM, every
+ * other partition's as a foreign mapping. Never scrubbed at a restart.
+ */
+struct shm_map {
+	paddr_t maddr;
+	paddr_t gaddr;
+	uint64_t size;
+	char id[DOMAIN_SHM_ID_LEN];  /* xen,shm-id: the guest's reserved-memory xen,id */
+	bool owner;             /* role = "owner" */
+};
+
 struct domain_config {
 	char name[DOMAIN_NAME_LEN];       /* the xen,domain node's name */
 	uint32_t nr_vcpus;
@@ -110,6 +124,7 @@ struct domain_config {
 	struct static_evtchn static_evtchn[DOMAIN_MAX_STATIC_EVTCHN];
 	/* Device assignment (the multiboot,device-tree module's /passthrough). */
 	uint32_t gic_phandle;   /* the partial tree's /gic phandle, else DOMAIN_GIC_PHANDLE */
+	uint32_t nr_spis;       /* Xen's nr_spis (at most CONFIG_VGIC_NR_SPIS, the default) */
 	uint32_t nr_iomem;
 	struct iomem_map iomem[DOMAIN_MAX_IOMEM];
 	uint32_t nr_dev_irqs;
@@ -119,6 +134,9 @@ struct domain_config {
 	struct vbd_config vbd[DOMAIN_MAX_VBDS];
 	uint64_t vbd_bytes;
 	paddr_t vbd_maddr;      /* placed at boot */
+	/* Static shared memory it maps, in device-tree order. */
+	uint32_t nr_shm;
+	struct shm_map shm[CONFIG_STATIC_SHM_REGIONS];
 };
 
 #endif

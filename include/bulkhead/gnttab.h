@@ -65,6 +65,12 @@ struct grant_table {
 	uint64_t frame_lost;
 	/* Mappings this partition holds of others' grants. */
 	struct gnttab_maptrack *maptrack;
+	/*
+	 * This partition's own scratch page: a mapping it holds of a grant whose
+	 * granter restarted points here until it unmaps the handle (reset.c).
+	 */
+	mfn_t sink_mfn;
+	uint8_t *sink;
 	struct gnttab_freelist maptrack_list; /* unused with per-vCPU lists */
 };
 

@@ -59,11 +59,13 @@ void *maddr_to_virt(paddr_t ma);
 /*
  * Boot-time placement of partition RAM (common/mm_boot.c): the machine's
  * RAM banks (the board's on arm, a static array on the host) minus what
- * boot reserves (hypervisor image, DTB, every module, fixed partition RAM).
+ * boot reserves (hypervisor image, DTB, every module, fixed partition RAM,
+ * static shared memory).
  * Everything fails once mm_boot_done() is called: nothing is allocated
  * after boot.
  */
-#define MM_BOOT_MAX_RANGES (U(8) + U(4) + (U(4) * (uint32_t)CONFIG_MAX_DOMAINS))
+#define MM_BOOT_MAX_RANGES (U(8) + U(4) + (U(4) * (uint32_t)CONFIG_MAX_DOMAINS) + \
+			    (uint32_t)CONFIG_STATIC_SHM_REGIONS)
 
 struct mm_boot_range {
 	paddr_t base;

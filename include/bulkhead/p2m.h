@@ -21,6 +21,7 @@ enum p2m_type {
 	p2m_grant_map_ro,
 	p2m_hyp_page,        /* hypervisor page shared by ABI (shared_info, grant frame) */
 	p2m_mmio_direct_dev, /* assigned device memory (xen,reg): Device-nGnRE, as Xen maps it */
+	p2m_map_foreign_rw,  /* static shared memory another partition (or DOMID_IO) owns */
 	p2m_type_nr
 };
 
@@ -70,6 +71,19 @@ int p2m_clear_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t *old_mfn,
  * restart), which call p2m_flush_tlb once before the frame may be reused.
  */
 int p2m_remove_entry(struct p2m_domain *p2m, gfn_t gfn);
+/*
+ * Point a present 4 KiB entry at another frame, without invalidating (a
+ * batch calls p2m_flush_tlb once); -ENOENT, and nothing written, when no
+ * entry is present.
+ */
+int p2m_replace_entry(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn, enum p2m_type t);
+/*
+ * Remove gfn's 4 KiB entry only when it is a grant mapping (read-only or
+ * read-write) of mfn: one compare-and-swap, so what is removed is what was
+ * checked. -XEN_ENOENT when it is anything else (nothing changes). No TLB
+ * invalidation (the caller's).
+ */
+int p2m_remove_grant(struct p2m_domain *p2m, gfn_t gfn, mfn_t mfn);
 /* Invalidate every stage-1 and stage-2 TLB entry of this VMID (one broadcast). */
 void p2m_flush_tlb(const struct p2m_domain *p2m);
 int p2m_lookup(const struct p2m_domain *p2m, gfn_t gfn, mfn_t *mfn, enum p2m_type *t);

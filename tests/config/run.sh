@@ -2,10 +2,12 @@
 # Build-time configuration check (tools/check-dtb, `make check-dtb`): every
 # tests/config/dts/*.dts names the Kconfig values it runs with (// CONFIG:),
 # the partial device trees loaded as its modules (// MODULE: ADDR NAME, the
-# tree tests/config/dts/partial/NAME.dts) and the exact message it must be
+# tree tests/config/dts/partial/NAME.dts), where the hypervisor image lies
+# (// HYP: ADDR SIZE, check-dtb --hyp) and the exact message it must be
 # rejected with (// EXPECT:), or OK.
 # VERIFIES: REQ-BOOT-020 REQ-BOOT-021 REQ-BOOT-022 REQ-BOOT-023 REQ-BOOT-024
 # VERIFIES: REQ-BOOT-025 REQ-BOOT-026 REQ-BOOT-027 REQ-BOOT-040 REQ-PT-004 REQ-PT-005 REQ-GNT-023
+# VERIFIES: REQ-BOOT-016 REQ-SHM-001 REQ-SHM-002
 set -u
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$(pwd)/build}"
@@ -34,6 +36,8 @@ for dts in tests/config/dts/*.dts tests/config/hw/*.dts; do
 			echo "FAIL: config/$name (dtc partial/$pname.dts)"
 		mods+=(--module "$addr=$WORK/partial-$pname.dtb")
 	done < <(sed -n 's|^// MODULE: ||p' "$dts")
+	read -r haddr hsize < <(sed -n 's|^// HYP: ||p' "$dts")
+	[ -n "${haddr:-}" ] && mods+=(--hyp "$haddr=$hsize")
 	out=$("$TOOL" --config "$WORK/$name.config" "${mods[@]+"${mods[@]}"}" "$WORK/$name.dtb" 2>&1)
 	rc=$?
 	missing=
@@ -71,6 +75,22 @@ if ! make --no-print-directory -s O="$mo" check-dtb DTB="$WORK/too-many-vcpus.dt
 else
 	echo "FAIL: config/make-check-dtb-fails-over-limit: $(tail -3 "$WORK/make-bad.log")"
 fi
+
+# Once the image is built, the make target hands its place in RAM to the
+# checker (--hyp from bulkhead.elf's _start and _end): a shared memory
+# region on it is refused. A stand-in ELF with just those two symbols.
+printf '.globl _start, _end\n.set _start, 0x40200000\n.set _end, 0x40800000\n' |
+	aarch64-linux-gnu-as -o "$mo/bulkhead.elf" - &&
+	sed 's/0x7fe00000/0x40600000/' tests/config/dts/shm-ok-borrowers.dts |
+	dtc -q -I dts -O dtb -o "$WORK/shm-on-hyp.dtb" -
+if ! make --no-print-directory -s O="$mo" check-dtb DTB="$WORK/shm-on-hyp.dtb" \
+	> "$WORK/make-hyp.log" 2>&1 &&
+	grep -qxF 'dts: /chosen/a/shm: xen,shared-mem host range 0x40600000-0x407fffff overlaps the hypervisor (0x40200000-0x407fffff)' "$WORK/make-hyp.log"; then
+	echo "PASS: config/make-check-dtb-hyp"
+else
+	echo "FAIL: config/make-check-dtb-hyp: $(tail -3 "$WORK/make-hyp.log")"
+fi
+rm -f "$mo/bulkhead.elf"
 
 # A partial device tree the checker is not given is refused, not skipped.
 out=$("$TOOL" "$WORK/pt-ok.dtb" 2>&1)

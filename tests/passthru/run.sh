@@ -6,7 +6,9 @@
 # and the case's // EXPECT: line (tests/config/run.sh checks check-dtb gives
 # that same line), or boot its partitions for an OK case. Cases needing
 # Kconfig values other than qemu-virt_defconfig's are left to the checker.
-# VERIFIES: REQ-PT-005 REQ-BOOT-027
+# The static shared memory and domain property cases on QEMU virt's own tree
+# (shm-*, prop-* that include virt.dtsi) boot the same way.
+# VERIFIES: REQ-PT-005 REQ-BOOT-027 REQ-SHM-002 REQ-BOOT-016
 set -u
 cd "$(dirname "$0")/../.."
 BUILD="${BUILD:-$PWD/build}"
@@ -21,7 +23,8 @@ if [ ! -f "$HYP/bulkhead.bin" ]; then
 fi
 spis=$(sed -n 's/^CONFIG_VGIC_NR_SPIS=//p' "$HYP/.config")
 n=0
-for dts in tests/config/dts/pt-*.dts; do
+for dts in tests/config/dts/pt-*.dts \
+	$(grep -l '^/include/ "virt.dtsi"' tests/config/dts/shm-*.dts tests/config/dts/prop-*.dts); do
 	name=$(basename "$dts" .dts)
 	conf=$(sed -n 's|^// CONFIG: *||p' "$dts")
 	if [ -n "$conf" ] && [ "$conf" != "CONFIG_VGIC_NR_SPIS=$spis" ]; then

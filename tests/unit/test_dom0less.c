@@ -54,6 +54,7 @@ static int parse_file(const char *name, struct dom0less_limits *lim)
 	assert_int_equal(fdt_open(&f, blob, len), 0);
 	dom0less_limits_from_dt(&f, lim);
 	dom0less_hyp_devices_from_dt(&f, lim);
+	dom0less_hyp_ram_from_dt(&f, lim);
 	lim->read_module = read_module;
 	lim->read_ctx = (void *)name;
 	rc = dom0less_parse(&f, lim, &cfg, err, sizeof(err));
@@ -71,6 +72,8 @@ static void limits(struct dom0less_limits *lim, uint32_t doms, uint32_t vcpus, u
 	lim->vgic_nr_spis = 32U;
 	lim->gnttab_frames = 64U;
 	lim->maptrack_entries = 256U;
+	lim->shm_regions = 4U;
+	lim->p2m_pool_pages = 32U;
 }
 
 VERIFIES(REQ-BOOT-010, REQ-BOOT-011, REQ-BOOT-012, REQ-BOOT-013, REQ-BOOT-015)
@@ -213,6 +216,7 @@ static void test_xen_static_mem(void **state)
  */
 VERIFIES(REQ-BOOT-020, REQ-BOOT-021, REQ-BOOT-022, REQ-BOOT-023, REQ-BOOT-024, REQ-BOOT-025)
 VERIFIES(REQ-BOOT-026, REQ-BOOT-011, REQ-BOOT-012, REQ-BOOT-013, REQ-BOOT-014, REQ-PT-005)
+VERIFIES(REQ-BOOT-016, REQ-SHM-001, REQ-SHM-002)
 static void test_config_cases(void **state)
 {
 	DIR *dir = opendir(boot_dts_dir());
@@ -251,6 +255,18 @@ static void test_config_cases(void **state)
 			if (sscanf(line, "CONFIG_GNTTAB_MAX_FRAMES=%u", &v) == 1) lim.gnttab_frames = v;
 			if (sscanf(line, "CONFIG_GNTTAB_MAPTRACK_ENTRIES=%u", &v) == 1)
 				lim.maptrack_entries = v;
+			if (sscanf(line, "CONFIG_STATIC_SHM_REGIONS=%u", &v) == 1) lim.shm_regions = v;
+			if (sscanf(line, "CONFIG_P2M_POOL_PAGES=%u", &v) == 1) lim.p2m_pool_pages = v;
+		}
+		free(conf);
+		/* "// HYP: ADDR SIZE": where the hypervisor image lies (check-dtb --hyp). */
+		conf = boot_read_file(name, ".hyp", &len);
+		{
+			unsigned long long ha;
+			unsigned long long hs;
+			if (sscanf(conf, "%llx %llx", &ha, &hs) == 2) {
+				assert_true(dom0less_add_hyp_ram(&lim, ha, hs, "the hypervisor"));
+			}
 		}
 		rc = parse_file(name, &lim);
 		if (strcmp(want, "OK") == 0) {
@@ -445,6 +461,96 @@ static void test_vbd_binding(void **state)
 	assert_int_equal(be->vbd_bytes, 0x1200000U);
 }
 
+/* Xen 4.17's static shared memory: what each partition maps, and the regions. */
+VERIFIES(REQ-SHM-001)
+static void test_shm_binding(void **state)
+{
+	struct dom0less_limits lim;
+	const struct shm_map *s;
+
+	(void)state;
+	limits(&lim, 4U, 4U, 4U);
+	if (parse_file("shm-ok", &lim) != 0) {
+		fail_msg("shm-ok: %s", err);
+	}
+	assert_int_equal(cfg.nr_shm, 2U);
+	/* buf0: owned by a (d1), borrowed by b; buf1: no role anywhere, DOMID_IO's. */
+	assert_string_equal(cfg.shm[0].id, "buf0");
+	assert_int_equal(cfg.shm[0].maddr, 0x7fe00000U);
+	assert_int_equal(cfg.shm[0].size, 0x200000U);
+	assert_int_equal(cfg.shm[0].owner, 1U);
+	assert_false(cfg.shm[0].roleless);
+	assert_int_equal(cfg.shm[0].users, 3U);
+	assert_string_equal(cfg.shm[1].id, "buf1");
+	assert_int_equal(cfg.shm[1].owner, 0U);
+	assert_true(cfg.shm[1].roleless);
+	assert_int_equal(cfg.dom[0].nr_shm, 2U);
+	s = &cfg.dom[0].shm[0];
+	assert_true(s->owner);
+	assert_int_equal(s->maddr, 0x7fe00000U);
+	assert_int_equal(s->gaddr, 0x50000000U);
+	assert_int_equal(s->size, 0x200000U);
+	assert_string_equal(s->id, "buf0");
+	s = &cfg.dom[0].shm[1];
+	assert_false(s->owner);
+	assert_int_equal(s->gaddr, 0x60000000U);
+	assert_int_equal(s->size, 0x1000U);
+	s = &cfg.dom[1].shm[0];
+	assert_false(s->owner);
+	assert_int_equal(s->gaddr, 0x70000000U);
+	assert_int_equal(cfg.dom[1].shm[1].gaddr, 0x50000000U);
+	/* One and one cells, as in Xen's example. */
+	limits(&lim, 4U, 4U, 4U);
+	assert_int_equal(parse_file("shm-ok-cells", &lim), 0);
+	assert_int_equal(cfg.dom[0].shm[0].maddr, 0x7fe00000U);
+	assert_int_equal(cfg.dom[0].shm[0].gaddr, 0x50000000U);
+	assert_int_equal(cfg.dom[0].shm[0].size, 0x200000U);
+	/* Borrowers only: no owner, no node without role. */
+	limits(&lim, 4U, 4U, 4U);
+	assert_int_equal(parse_file("shm-ok-borrowers", &lim), 0);
+	assert_int_equal(cfg.shm[0].owner, 0U);
+	assert_false(cfg.shm[0].roleless);
+	/* /memreserve/ and /reserved-memory become RAM no region may use. */
+	limits(&lim, 4U, 4U, 4U);
+	assert_true(parse_file("shm-reserved", &lim) < 0);
+	assert_int_equal(lim.nr_hyp_ram, 1U);
+	assert_int_equal(lim.hyp_ram[0].base, 0x7fff0000U);
+	assert_int_equal(lim.hyp_ram[0].size, 0x10000U);
+	/* Limits beyond the parser's arrays are refused as a whole. */
+	limits(&lim, 4U, 4U, 4U);
+	lim.shm_regions = CONFIG_STATIC_SHM_REGIONS + 1U;
+	assert_true(parse_file("shm-ok", &lim) < 0);
+	assert_string_equal(err, "limits beyond what the parser was built for");
+	/* A full list of reserved ranges takes no more. */
+	limits(&lim, 4U, 4U, 4U);
+	for (unsigned int i = 0U; i < DOM0LESS_MAX_HYP_RAM; i++) {
+		assert_true(dom0less_add_hyp_ram(&lim, 0x1000U * i, 0x1000U, "x"));
+	}
+	assert_false(dom0less_add_hyp_ram(&lim, 0x100000U, 0x1000U, "x"));
+	assert_false(dom0less_add_hyp_ram(&lim, 0x100000U, 0U, "x"));
+}
+
+/*
+ * The cells of xen,shared-mem are the domain node's, inherited from its
+ * ancestors when it has none (Xen's dt_n_addr_cells()): here /chosen's 1
+ * and 1, for a domain node whose modules' reg then uses the defaults.
+ */
+VERIFIES(REQ-SHM-001)
+static void test_shm_inherited_cells(void **state)
+{
+	struct dom0less_limits lim;
+
+	(void)state;
+	limits(&lim, 4U, 4U, 4U);
+	if (parse_file("shm-cells", &lim) != 0) {
+		fail_msg("shm-cells: %s", err);
+	}
+	assert_int_equal(cfg.dom[0].nr_shm, 1U);
+	assert_int_equal(cfg.dom[0].shm[0].maddr, 0x7fe00000U);
+	assert_int_equal(cfg.dom[0].shm[0].gaddr, 0x50000000U);
+	assert_int_equal(cfg.dom[0].shm[0].size, 0x200000U);
+}
+
 VERIFIES(REQ-BOOT-023, REQ-BOOT-025)
 static void test_range_helpers(void **state)
 {
@@ -472,6 +578,8 @@ int main(void)
 		cmocka_unit_test(test_limits_from_caller),
 		cmocka_unit_test(test_no_chosen),
 		cmocka_unit_test(test_range_helpers),
+		cmocka_unit_test(test_shm_binding),
+		cmocka_unit_test(test_shm_inherited_cells),
 		cmocka_unit_test(test_vbd_binding),
 	};
 

@@ -11,6 +11,7 @@
 #include <bulkhead/setup.h>
 #include <bulkhead/domain_build.h>
 #include <bulkhead/fdt.h>
+#include <bulkhead/guest_access.h>
 
 #define MIB(x) ((uint64_t)(x) << 20)
 #define RAM_BYTES MIB(512)
@@ -396,6 +397,116 @@ static void test_vbd_region(void **state)
 	assert_ptr_equal(harness_gpa(d, domain_vbd_gpa(d)), disk);
 	assert_int_equal(disk[0], 0x5a);
 	assert_int_equal(disk[4095], 0x5a);
+}
+
+/*
+ * Static shared memory between an owner and a borrower: one machine range
+ * at each one's guest address, Normal memory for both (the owner's as its
+ * RAM, the borrower's foreign), Xen 4.17's /reserved-memory node in each
+ * tree, the owner's page counts, and the contents kept across the restart
+ * of either.
+ */
+VERIFIES(REQ-SHM-003, REQ-SHM-004, REQ-SHM-005)
+static void test_shm_regions(void **state)
+{
+	static const char *const names[2] = { "own", "bor" };
+	static const paddr_t gaddr[2] = { 0x50000000U, 0x60001000U };
+	struct domain_config cfg;
+	struct domain *d[2];
+	enum p2m_type t;
+	uint8_t *region = &ram[MIB(100)];
+	uint8_t *blob;
+	const uint8_t *p;
+	struct fdt f;
+	mfn_t mfn;
+	int node;
+	int len;
+
+	(void)state;
+	reset_machine();
+	fill_pattern(MIB(300), 0x3000U, 5U);
+	assert_int_equal(mm_boot_reserve(ma(MIB(300)), 0x3000U), 0);
+	assert_int_equal(mm_boot_claim(ma(MIB(100)), MIB(2)), 0);
+	memset(region, 0, MIB(2));
+	for (unsigned int i = 0U; i < 2U; i++) {
+		memset(&cfg, 0, sizeof(cfg));
+		snprintf(cfg.name, sizeof(cfg.name), "%s", names[i]);
+		cfg.nr_vcpus = 1U;
+		cfg.mem_bytes = MIB(16);
+		cfg.kernel.start = ma(MIB(300));
+		cfg.kernel.size = 0x3000U;
+		cfg.nr_shm = 1U;
+		cfg.shm[0] = (struct shm_map){ .maddr = ma(MIB(100)), .gaddr = gaddr[i],
+					       .size = MIB(2), .id = "buf0", .owner = (i == 0U) };
+		assert_int_equal(domain_create((domid_t)(i + 1U), &cfg), 0);
+		d[i] = domain_by_id((domid_t)(i + 1U));
+		assert_int_equal(domain_load(d[i]), 0);
+	}
+	/* One range, two guest addresses; a block for the owner, pages for the other. */
+	assert_ptr_equal(harness_gpa(d[0], gaddr[0]), region);
+	assert_ptr_equal(harness_gpa(d[1], gaddr[1] + MIB(2) - 1U), &region[MIB(2) - 1U]);
+	assert_int_equal(p2m_lookup(&d[0]->p2m, gaddr_to_gfn(gaddr[0] + 0x5000U), &mfn, &t), 0);
+	assert_int_equal(t, p2m_ram_rw);
+	assert_int_equal(mfn, maddr_to_mfn(ma(MIB(100) + 0x5000U)));
+	assert_int_equal(p2m_lookup(&d[1]->p2m, gaddr_to_gfn(gaddr[1] + 0x5000U), &mfn, &t), 0);
+	assert_int_equal(t, p2m_map_foreign_rw);
+	assert_int_equal(mfn, maddr_to_mfn(ma(MIB(100) + 0x5000U)));
+	/* Hypercall buffers: the owner's own memory, not the borrower's foreign mapping. */
+	assert_int_equal(guest_gfn_to_mfn(d[0], gaddr_to_gfn(gaddr[0]), true, &mfn), 0);
+	assert_int_equal(guest_gfn_to_mfn(d[1], gaddr_to_gfn(gaddr[1]), false, &mfn), -XEN_EFAULT);
+	/* Xen 4.17 counts the owner's region among its pages (tot and max), no one else's. */
+	assert_int_equal(d[0]->max_pages, (MIB(16) + MIB(2)) >> PAGE_SHIFT);
+	assert_int_equal(d[0]->tot_pages, d[0]->max_pages);
+	assert_int_equal(d[1]->max_pages, MIB(16) >> PAGE_SHIFT);
+	/* Each tree: Xen 4.17's reserved-memory node, at that partition's guest address. */
+	for (unsigned int i = 0U; i < 2U; i++) {
+		char path[64];
+		f = guest_fdt(d[i], &blob);
+		node = fdt_path(&f, "/reserved-memory");
+		assert_true(node >= 0);
+		assert_non_null(fdt_getprop(&f, node, "ranges", &len));
+		assert_int_equal(len, 0);
+		assert_int_equal(fdt_address_cells(&f, node), 2);
+		assert_int_equal(fdt_size_cells(&f, node), 2);
+		snprintf(path, sizeof(path), "/reserved-memory/xen-shmem@%llx",
+			 (unsigned long long)gaddr[i]);
+		node = fdt_path(&f, path);
+		assert_true(node >= 0);
+		p = fdt_getprop(&f, node, "compatible", &len);
+		assert_int_equal(len, sizeof("xen,shared-memory-v1"));
+		assert_string_equal((const char *)p, "xen,shared-memory-v1");
+		p = fdt_getprop(&f, node, "reg", &len);
+		assert_int_equal(len, 16);
+		assert_int_equal(fdt_be64(p), gaddr[i]);
+		assert_int_equal(fdt_be64(&p[8]), MIB(2));
+		p = fdt_getprop(&f, node, "xen,id", &len);
+		assert_int_equal(len, 5);
+		assert_string_equal((const char *)p, "buf0");
+		p = fdt_getprop(&f, node, "xen,offset", &len);
+		assert_int_equal(len, 8);
+		assert_int_equal(fdt_be64(p), 0U);
+		/* Not in its RAM. */
+		p = fdt_getprop(&f, fdt_path(&f, "/memory@40000000"), "reg", &len);
+		assert_int_equal(fdt_be64(&p[8]), MIB(16));
+	}
+	/* Written by one, read by the other; kept when either restarts. */
+	memset(harness_gpa(d[0], gaddr[0]), 0x5a, 4096U);
+	assert_int_equal(*(uint8_t *)harness_gpa(d[1], gaddr[1] + 4095U), 0x5a);
+	memset(harness_gpa(d[1], gaddr[1] + MIB(1)), 0xa5, 4096U);
+	for (unsigned int i = 0U; i < 2U; i++) {
+		memset(harness_gpa(d[i], GUEST_RAM0_BASE + MIB(8)), 0x77, 4096U);
+		d[i]->state = DOMAIN_RUNNING;
+		domain_restart(d[i]);
+		assert_int_equal(d[i]->restarts, 1);
+		assert_true(all_zero(harness_gpa(d[i], GUEST_RAM0_BASE + MIB(8)), 4096U));
+		assert_ptr_equal(harness_gpa(d[i], gaddr[i]), region);
+		assert_int_equal(region[0], 0x5a);
+		assert_int_equal(region[4095], 0x5a);
+		assert_int_equal(region[MIB(1)], 0xa5);
+		assert_int_equal(d[i]->tot_pages, d[i]->max_pages);
+	}
+	assert_int_equal(p2m_lookup(&d[1]->p2m, gaddr_to_gfn(gaddr[1]), &mfn, &t), 0);
+	assert_int_equal(t, p2m_map_foreign_rw);
 }
 
 VERIFIES(REQ-BOOT-033)
@@ -848,6 +959,80 @@ static void test_boot_setup_xen_anchor(void **state)
 	assert_int_equal(d1->state, DOMAIN_RUNNING);
 }
 
+/* Write v big-endian into the cells at p (a reg or xen,shared-mem address). */
+static void put_be64(uint8_t *p, uint64_t v)
+{
+	for (unsigned int k = 0U; k < 8U; k++) {
+		p[k] = (uint8_t)(v >> (56U - (8U * k)));
+	}
+}
+
+/* tests/unit/dts/shm-boot.dts with its modules and region (host at shm_off) in machine RAM. */
+static uint8_t *shm_tree(uint64_t shm_off, size_t *len)
+{
+	static const char *const doms[2] = { "/chosen/a", "/chosen/b" };
+	uint8_t *blob = boot_load_dtb("shm-boot", len);
+	struct fdt f;
+	int l;
+
+	assert_int_equal(fdt_open(&f, blob, *len), 0);
+	for (unsigned int i = 0U; i < 2U; i++) {
+		int dom = fdt_path(&f, doms[i]);
+		int mod = fdt_first_child(&f, dom);
+		put_be64((uint8_t *)fdt_getprop(&f, mod, "reg", &l), ma(MIB(400) + (MIB(2) * i)));
+		fill_pattern(MIB(400) + (MIB(2) * i), 0x3000U, (uint8_t)(i + 1U));
+		put_be64((uint8_t *)fdt_getprop(&f, fdt_subnode(&f, dom, "shm"), "xen,shared-mem", &l),
+			 ma(shm_off));
+	}
+	return blob;
+}
+
+/*
+ * boot_setup() with a shared region where the first partition's RAM would
+ * go: the region is claimed first (the RAM goes above it), zeroed, mapped
+ * into both and reported; on the hypervisor image it is refused, naming
+ * the node, before anything is placed.
+ */
+VERIFIES(REQ-SHM-002, REQ-SHM-003)
+static void test_boot_setup_shm(void **state)
+{
+	struct boot_machine m = machine(4U);
+	struct domain *d1;
+	size_t len;
+	uint8_t *tree;
+	char want[160];
+
+	(void)state;
+	harness_reset();
+	tree = shm_tree(MIB(4), &len);
+	memset(&ram[MIB(4)], 0xa5, MIB(2));
+	assert_int_equal(boot_setup(tree, &m), 0);
+	d1 = domain_by_id(1);
+	assert_non_null(d1);
+	assert_int_equal(d1->ram_maddr, ma(MIB(6)));
+	assert_int_equal(domain_by_id(2)->ram_maddr, ma(MIB(22)));
+	assert_true(all_zero(&ram[MIB(4)], MIB(2)));
+	assert_ptr_equal(harness_gpa(d1, 0x50000000U), &ram[MIB(4)]);
+	assert_ptr_equal(harness_gpa(domain_by_id(2), 0x60000000U), &ram[MIB(4)]);
+	snprintf(want, sizeof(want), "bulkhead: shared memory \"buf0\" 0x%llx-0x%llx: 2 partitions, "
+		 "owner d1", (unsigned long long)ma(MIB(4)), (unsigned long long)ma(MIB(6) - 1U));
+	assert_non_null(strstr(host_console_text(), want));
+	free(tree);
+
+	/* On the hypervisor image: the parser's message, at boot as at check-dtb. */
+	harness_reset();
+	tree = shm_tree(MIB(2), &len);
+	assert_true(boot_setup(tree, &m) < 0);
+	snprintf(want, sizeof(want), "bulkhead: config: /chosen/a/shm: xen,shared-mem host range "
+		 "0x%llx-0x%llx overlaps the hypervisor (0x%llx-0x%llx)\r\n",
+		 (unsigned long long)ma(MIB(2)), (unsigned long long)ma(MIB(4) - 1U),
+		 (unsigned long long)m.hyp_start, (unsigned long long)(m.hyp_end - 1U));
+	assert_string_equal(host_console_text(), want);
+	assert_null(domain_by_id(1));
+	free(tree);
+	harness_reset();
+}
+
 VERIFIES(REQ-SOC-005)
 static void test_boot_check_online(void **state)
 {
@@ -953,6 +1138,7 @@ int main(void)
 		cmocka_unit_test(test_reload_and_misaligned_copy),
 		cmocka_unit_test(test_dtb_placement_rules),
 		cmocka_unit_test(test_vbd_region),
+		cmocka_unit_test(test_shm_regions),
 		cmocka_unit_test(test_guest_dt_layout_gicv3),
 		cmocka_unit_test(test_guest_dt_gicv2_plain),
 		cmocka_unit_test(test_guest_dt_too_small_buffer),
@@ -960,6 +1146,7 @@ int main(void)
 		cmocka_unit_test(test_guest_dt_passthrough),
 		cmocka_unit_test(test_static_mem_banks),
 		cmocka_unit_test(test_boot_setup_xen_anchor),
+		cmocka_unit_test(test_boot_setup_shm),
 		cmocka_unit_test(test_boot_setup_errors),
 		cmocka_unit_test(test_boot_check_online),
 	};

@@ -43,9 +43,17 @@ static void test_reset_revokes_foreign_mappings(void **state)
 
 	gnttab_domain_reset(d1);
 
-	/* Others' mappings of d1's pages are gone from their stage 2. */
-	assert_int_equal(p2m_lookup(&d2->p2m, gaddr_to_gfn(GNT_ADDR(0)), &mfn, &t), -XEN_ENOENT);
-	assert_int_equal(p2m_lookup(&d3->p2m, gaddr_to_gfn(GNT_ADDR(0)), &mfn, &t), -XEN_ENOENT);
+	/*
+	 * Others' mappings of d1's pages now reach their own scratch page, with
+	 * the access they had: they keep running and never see d1's new RAM.
+	 */
+	assert_int_equal(p2m_lookup(&d2->p2m, gaddr_to_gfn(GNT_ADDR(0)), &mfn, &t), 0);
+	assert_int_equal(mfn, d2->gt.sink_mfn);
+	assert_int_equal(t, p2m_grant_map_rw);
+	assert_int_equal(p2m_lookup(&d3->p2m, gaddr_to_gfn(GNT_ADDR(0)), &mfn, &t), 0);
+	assert_int_equal(mfn, d3->gt.sink_mfn);
+	assert_int_equal(t, p2m_grant_map_ro);
+	assert_true(d2->gt.sink_mfn != d3->gt.sink_mfn);
 	/* Once per holder (d2, d3) and once for d1's own mappings (REQ-GNT-021). */
 	assert_int_equal(host_tlb_flushes_vmid, flushes + 3);
 	/* d1's own mapping of d2's grant is released: pin and flags dropped. */
@@ -63,6 +71,9 @@ static void test_reset_revokes_foreign_mappings(void **state)
 	assert_int_equal(gnt_unmap(&d2->vcpu[0], GNT_ADDR(0), h2, 0), GNTST_okay);
 	assert_int_equal(gnt_unmap(&d2->vcpu[0], GNT_ADDR(0), h2, 0), GNTST_bad_handle);
 	assert_int_equal(gnt_unmap(&d3->vcpu[0], 0, h3, 0), GNTST_okay);
+	/* The unmaps took the scratch entries out. */
+	assert_int_equal(p2m_lookup(&d2->p2m, gaddr_to_gfn(GNT_ADDR(0)), &mfn, &t), -XEN_ENOENT);
+	assert_int_equal(p2m_lookup(&d3->p2m, gaddr_to_gfn(GNT_ADDR(0)), &mfn, &t), -XEN_ENOENT);
 	assert_int_equal(gnt_free(d2), N);
 	assert_int_equal(gnt_free(d3), N);
 	/* A stale grant of the old incarnation cannot be mapped. */
@@ -82,14 +93,43 @@ static void test_new_incarnation_grants_again(void **state)
 	gnttab_domain_reset(d1);
 	assert_int_equal(gnttab_map_frame(d1, 0, gaddr_to_gfn(GUEST_GNTTAB_BASE)), 0);
 	harness_gnt_grant(d1, 8, 2, gnt_page_gfn(10), GTF_permit_access);
-	/* The old handle is revoked, but its stage-2 slot is free again. */
+	/* The revoked mapping still holds its address, as any mapping does. */
 	assert_int_equal(gnt_map(&d2->vcpu[0], 1, 8, GNTMAP_host_map, GNT_ADDR(0), NULL, NULL),
+			 GNTST_general_error);
+	/* Elsewhere the new incarnation's grant maps at once. */
+	assert_int_equal(gnt_map(&d2->vcpu[0], 1, 8, GNTMAP_host_map, GNT_ADDR(1), NULL, NULL),
 			 GNTST_okay);
 	assert_int_equal(gnttab_nr_pins(d1), 1);
 	assert_int_equal(gnt_unmap(&d2->vcpu[0], GNT_ADDR(0), h, 0), GNTST_okay);
 	/* Unmapping the revoked handle did not touch the new mapping. */
 	assert_int_equal(gnttab_nr_pins(d1), 1);
-	assert_int_equal(gnt_maddr(d2, GNT_ADDR(0)), gnt_maddr(d1, harness_ram(10, 0)));
+	assert_int_equal(gnt_maddr(d2, GNT_ADDR(1)), gnt_maddr(d1, harness_ram(10, 0)));
+	/* And freed the old address. */
+	assert_int_equal(gnt_map(&d2->vcpu[0], 1, 8, GNTMAP_host_map, GNT_ADDR(0), NULL, NULL),
+			 GNTST_okay);
+}
+
+VERIFIES(REQ-GNT-028)
+static void test_revoked_mapping_reaches_only_the_holders_scratch(void **state)
+{
+	uint32_t h;
+	uint8_t *seen;
+
+	(void)state;
+	harness_gnt_grant(d1, 8, 2, gnt_page_gfn(10), GTF_permit_access);
+	assert_int_equal(gnt_map(&d2->vcpu[0], 1, 8, GNTMAP_host_map, GNT_ADDR(0), &h, NULL),
+			 GNTST_okay);
+	gnttab_domain_reset(d1);
+	/* d2 (a backend mid-request) writes through its old mapping: its own page. */
+	seen = maddr_to_virt(gnt_maddr(d2, GNT_ADDR(0)));
+	assert_ptr_equal(seen, d2->gt.sink);
+	memset(seen, 0xa5, 64);
+	/* Nobody else's page took the write; d2's own restart wipes it. */
+	assert_int_equal(d1->gt.sink[0], 0);
+	assert_int_equal(d3->gt.sink[0], 0);
+	gnttab_domain_reset(d2);
+	assert_int_equal(d2->gt.sink[0], 0);
+	assert_int_equal(d2->gt.sink[63], 0);
 }
 
 VERIFIES(REQ-GNT-018)
@@ -124,6 +164,7 @@ int main(void)
 		cmocka_unit_test_setup(test_reset_revokes_foreign_mappings, setup),
 		cmocka_unit_test_setup(test_new_incarnation_grants_again, setup),
 		cmocka_unit_test_setup(test_reset_of_the_mapper, setup),
+		cmocka_unit_test_setup(test_revoked_mapping_reaches_only_the_holders_scratch, setup),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

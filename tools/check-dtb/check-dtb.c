@@ -2,7 +2,8 @@
 /*
  * Build-time check of a system device tree against a build's Kconfig:
  *
- *   check-dtb [--config autoconf.h|.config] [--module ADDR=FILE ...] system.dtb
+ *   check-dtb [--config autoconf.h|.config] [--module ADDR=FILE ...] [--hyp ADDR=SIZE]
+ *             system.dtb
  *
  * Reads the hardware the way the boot does (common/hwdesc.c: CPUs, RAM,
  * GIC, timer, console, against the GIC version and console driver the
@@ -11,7 +12,9 @@
  * read from the configuration file and the CPUs and RAM found, and prints
  * the same message the boot would: "dts: <node>: <what>, <limit>". A
  * partition's partial device tree (multiboot,device-tree module at ADDR) is
- * read from FILE, the blob the boot loader will load there. A tree
+ * read from FILE, the blob the boot loader will load there. --hyp gives
+ * the hypervisor image's place in RAM (make check-dtb reads it from the
+ * built ELF), which no static shared memory may overlap. A tree
  * that describes no interrupt controller is a partition-only tree: its
  * partitions are checked against its /cpus and /memory alone. Exit status
  * 0 when the tree is accepted, 1 when it is rejected, 2 on a usage or I/O
@@ -130,6 +133,8 @@ static int read_config(const char *path, struct dom0less_limits *lim)
 		{ "CONFIG_GNTTAB_MAX_FRAMES", offsetof(struct dom0less_limits, gnttab_frames) },
 		{ "CONFIG_GNTTAB_MAPTRACK_ENTRIES", offsetof(struct dom0less_limits, maptrack_entries) },
 		{ "CONFIG_VGIC_NR_SPIS", offsetof(struct dom0less_limits, vgic_nr_spis) },
+		{ "CONFIG_STATIC_SHM_REGIONS", offsetof(struct dom0less_limits, shm_regions) },
+		{ "CONFIG_P2M_POOL_PAGES", offsetof(struct dom0less_limits, p2m_pool_pages) },
 	};
 	char line[256];
 	FILE *fp = fopen(path, "r");
@@ -163,6 +168,8 @@ int main(int argc, char **argv)
 	char err[DOM0LESS_ERR_LEN];
 	const char *config = NULL;
 	const char *dtb = NULL;
+	unsigned long long hyp_base = 0U;
+	unsigned long long hyp_size = 0U;
 	struct fdt f;
 	size_t len;
 	uint32_t i;
@@ -178,6 +185,10 @@ int main(int argc, char **argv)
 			modules[nr_modules].addr = strtoull(argv[i], NULL, 0);
 			modules[nr_modules].file = eq + 1;
 			nr_modules++;
+		} else if ((strcmp(argv[i], "--hyp") == 0) && (i + 1U < (uint32_t)argc) &&
+			   (strchr(argv[i + 1U], '=') != NULL)) {
+			hyp_base = strtoull(argv[++i], NULL, 0);
+			hyp_size = strtoull(strchr(argv[i], '=') + 1, NULL, 0);
 		} else if (dtb == NULL) {
 			dtb = argv[i];
 		} else {
@@ -187,7 +198,7 @@ int main(int argc, char **argv)
 	}
 	if (dtb == NULL) {
 		fprintf(stderr, "usage: %s [--config autoconf.h|.config] [--module ADDR=FILE ...] "
-			"system.dtb\n", argv[0]);
+			"[--hyp ADDR=SIZE] system.dtb\n", argv[0]);
 		return 2;
 	}
 	/* Kconfig's defaults where the file says nothing. */
@@ -197,6 +208,8 @@ int main(int argc, char **argv)
 	lim.nr_cpus = 4U;
 	lim.evtchn_ports = 256U;
 	lim.vgic_nr_spis = 32U;
+	lim.shm_regions = 4U;
+	lim.p2m_pool_pages = 32U;
 	if ((config != NULL) && (read_config(config, &lim) != 0)) {
 		return 2;
 	}
@@ -230,6 +243,8 @@ int main(int argc, char **argv)
 		dom0less_limits_from_dt(&f, &lim);
 	}
 	dom0less_hyp_devices_from_dt(&f, &lim);
+	(void)dom0less_add_hyp_ram(&lim, hyp_base, hyp_size, "the hypervisor");
+	dom0less_hyp_ram_from_dt(&f, &lim);
 	if (nr_modules != 0U) {
 		lim.read_module = read_module;
 	}
@@ -266,6 +281,11 @@ int main(int argc, char **argv)
 		for (v = 0; v < d->nr_dev_irqs; v++) {
 			printf("%s%u%s", (v == 0U) ? ", IRQ " : ",", d->dev_irq[v].intid,
 			       d->dev_irq[v].edge ? "e" : "");
+		}
+		for (v = 0; v < d->nr_shm; v++) {
+			printf(", shm \"%s\" 0x%llx+0x%llx at 0x%llx%s", d->shm[v].id,
+			       (unsigned long long)d->shm[v].maddr, (unsigned long long)d->shm[v].size,
+			       (unsigned long long)d->shm[v].gaddr, d->shm[v].owner ? " owner" : "");
 		}
 		printf("\n");
 	}

@@ -63,45 +63,49 @@ static inline int arch_gva_to_maddr(const struct vcpu *v, vaddr_t gva, bool writ
 }
 
 /*
- * One short access to a page of partition RAM (a hypercall argument or
- * result): with CONFIG_XPFO through this CPU's scratch slot, which only this
- * pair uses, so it needs no search and no bookkeeping; nothing may be mapped
- * in it between the two (debug builds check), and the caller has found ma in
- * the partition's own RAM. Without XPFO the direct map.
+ * A short access to a page of partition RAM (bulkhead/arch.h): with
+ * CONFIG_XPFO through one of this CPU's fixed scratch slots, each with one
+ * use, so it needs no search and no bookkeeping; nothing may be mapped in
+ * that slot between the two (debug builds check), and the caller has found
+ * ma in the partition's RAM. Without XPFO the direct map.
  */
 #define ARCH_INLINE_SCRATCH 1
 
-static inline void *arch_map_scratch(paddr_t ma)
+static inline void *arch_map_scratch(unsigned int slot, paddr_t ma)
 {
 #if CONFIG_XPFO
 	struct pcpu *pc = this_pcpu();
 
 #if CONFIG_DEBUG
-	mmu_scratch_check(pc, ma);
+	mmu_scratch_check(pc, slot, ma);
 #endif
 	/* The slot was invalid: no TLB entry to remove, only order the write. */
-	__atomic_store_n(pc->scratch_pte, (ma & MMU_PTE_ADDR) | MMU_PTE_RAM_RW, __ATOMIC_RELAXED);
+	__atomic_store_n(&pc->scratch_pte[slot], (ma & MMU_PTE_ADDR) | MMU_PTE_RAM_RW,
+			 __ATOMIC_RELAXED);
 	dsb_ishst();
 	isb();
-	return (void *)(uintptr_t)(pc->scratch_va | PAGE_OFFSET_OF(ma));
+	return (void *)(uintptr_t)(pc->scratch_va + ((uint64_t)slot << PAGE_SHIFT) +
+				   PAGE_OFFSET_OF(ma));
 #else
+	(void)slot;
 	return (void *)(uintptr_t)ma;
 #endif
 }
 
-static inline void arch_unmap_scratch(void *va)
+static inline void arch_unmap_scratch(unsigned int slot, void *va)
 {
 #if CONFIG_XPFO
 	const struct pcpu *pc = this_pcpu();
 
 	(void)va;
-	__atomic_store_n(pc->scratch_pte, 0U, __ATOMIC_RELAXED);
+	__atomic_store_n(&pc->scratch_pte[slot], 0U, __ATOMIC_RELAXED);
 	dsb_ishst();
-	/* Only this CPU ever uses its scratch slot: a local invalidation suffices. */
-	__asm__ volatile("tlbi vae2, %0" ::"r"(pc->scratch_va >> PAGE_SHIFT) : "memory");
+	/* Only this CPU ever uses its scratch slots: a local invalidation suffices. */
+	__asm__ volatile("tlbi vae2, %0" ::"r"((pc->scratch_va >> PAGE_SHIFT) + slot) : "memory");
 	dsb_nsh();
 	isb();
 #else
+	(void)slot;
 	(void)va;
 #endif
 }

@@ -37,8 +37,8 @@ void cache_clean_range(const void *va, uint64_t size);
 struct pcpu;
 /* Point pc at its own temporary mapping slots (the tables exist by then). */
 void mmu_percpu_slots(struct pcpu *pc);
-/* Debug builds, arch_map_scratch: ma is RAM, the slot free, IRQs masked (else panic). */
-void mmu_scratch_check(const struct pcpu *pc, paddr_t ma);
+/* Debug builds, arch_map_scratch: ma is RAM, the slot one and free, IRQs masked (else panic). */
+void mmu_scratch_check(const struct pcpu *pc, unsigned int slot, paddr_t ma);
 /* Debug builds, arch_gva_to_maddr: IRQs are masked (else panic). */
 void mmu_irqs_masked_check(void);
 /* Boot: check that no partition RAM translates at EL2 (CONFIG_XPFO). */

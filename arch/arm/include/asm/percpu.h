@@ -17,8 +17,8 @@ struct pcpu {
 	uint32_t map_used;        /* busy temporary mapping slots (XPFO) */
 	uint64_t *map_ptes;       /* this CPU's slot entries in the EL2 tables (XPFO) */
 	uint64_t map_va;          /* the address of its first slot (XPFO) */
-	uint64_t *scratch_pte;    /* its scratch slot's entry (XPFO, arch_map_scratch) */
-	uint64_t scratch_va;      /* the scratch slot's address (XPFO) */
+	uint64_t *scratch_pte;    /* its scratch slots' entries (XPFO, arch_map_scratch) */
+	uint64_t scratch_va;      /* the first scratch slot's address (XPFO) */
 	bool online;
 } __cacheline_aligned;
 
