@@ -158,58 +158,69 @@ static __attribute__((noinline)) void vgic_raise(struct vcpu *v, unsigned int ir
 	}
 }
 
-/*
- * vgic_raise for a private interrupt (the event PPI of every send) of v, whose
- * vGIC state c is set up. The usual case of vgic_raise_direct first, inline:
- * v's own trap on this CPU, its LRs loaded here, current and all retired,
- * nothing pending, the interrupt enabled: LR 0, as vgic_raise_direct would
- * load it. Anything else as vgic_raise, under the same lock.
- */
-static __attribute__((noinline)) void vgic_raise_private(struct vcpu *v, struct vgic_cpu *c,
-							 unsigned int irq)
+/* vgic_raise for a private interrupt of v, whose vGIC state c is set up. */
+static __attribute__((noinline)) void vgic_raise_private_locked(struct vcpu *v, struct vgic_cpu *c,
+								 unsigned int irq)
 {
-	const struct pcpu *pc = this_pcpu();
-	const struct vgic_dist *dist = c->dist;
-	const struct vgic_priv *priv = &dist->priv[c->vcpu];
 	irqflags_t f = vgic_lock(c);
-	bool kick;
+	bool kick = vgic_raise_locked(v, c, irq);
 
-	if ((pc->cur_vcpu == v) && (pc->id < CONFIG_NR_CPUS) && (vgic_loaded[pc->id] == v) &&
-	    !c->lrs_stale && (irq != GIC_PPI_VTIMER) && (c->lrs.used == 0U) &&
-	    vgic_set_empty(&c->pending) && vgic_dist_on(dist) &&
-	    (((read_atomic(&priv->enabled) >> irq) & 1U) != 0U)) {
-		c->lrs.irq[0] = (uint16_t)irq;
-		c->lrs.hw = 0U;
-		write_atomic(&c->lrs.used, U(1));
-		gic_hot_write_lr_pending(0U, irq, priv->prio[irq], dist->version == 3U);
-		vgic_unlock(c, f);
-		return;
-	}
-	kick = vgic_raise_locked(v, c, irq);
 	vgic_unlock(c, f);
 	if (kick) {
 		vgic_kick(v);
 	}
 }
 
-void vgic_inject_irq(struct vcpu *v, unsigned int virq)
+/*
+ * vgic_raise for a private interrupt (the event PPI of every send) of v, whose
+ * vGIC state c is set up. The usual case of vgic_raise_direct first, inline
+ * and without a call, so this stays a leaf: v's own trap on this CPU, its LRs
+ * loaded here, current and all retired, nothing pending, the interrupt
+ * enabled, and c's lock free at once (spin_trylock_inline): LR 0, as
+ * vgic_raise_direct would load it. Anything else, a lock another CPU holds
+ * included, takes vgic_raise_private_locked, which waits for the lock.
+ */
+static inline __attribute__((always_inline)) void vgic_raise_private(struct vcpu *v,
+								    struct vgic_cpu *c,
+								    unsigned int irq)
+{
+	const struct pcpu *pc = this_pcpu();
+	const struct vgic_dist *dist = c->dist;
+	const struct vgic_priv *priv = &dist->priv[c->vcpu];
+	irqflags_t f;
+
+	if ((pc->cur_vcpu == v) && (pc->id < CONFIG_NR_CPUS) && (vgic_loaded[pc->id] == v) &&
+	    (irq != GIC_PPI_VTIMER)) {
+		f = local_irq_save();
+		if (spin_trylock_inline(&c->lock)) {
+			if (!c->lrs_stale && (c->lrs.used == 0U) && vgic_set_empty(&c->pending) &&
+			    vgic_dist_on(dist) && (((read_atomic(&priv->enabled) >> irq) & 1U) != 0U)) {
+				c->lrs.irq[0] = (uint16_t)irq;
+				c->lrs.hw = 0U;
+				write_atomic(&c->lrs.used, U(1));
+				gic_hot_write_lr_pending(0U, irq, priv->prio[irq], dist->version == 3U);
+				spin_unlock(&c->lock);
+				local_irq_restore(f);
+				return;
+			}
+			spin_unlock(&c->lock);
+		}
+		local_irq_restore(f);
+	}
+	vgic_raise_private_locked(v, c, irq);
+}
+
+/* vgic_inject_irq but for a private interrupt of a vCPU with vGIC state. */
+static __attribute__((noinline)) void vgic_inject_general(struct vcpu *v, unsigned int virq)
 {
 	struct domain *d;
 	unsigned int t;
 
-	/*
-	 * A private interrupt of a vCPU whose vGIC state is set (vgic_domain_init
-	 * sets it only for the partition's vCPUs, after the checks below).
-	 */
-	if ((v != NULL) && (v->arch.vgic != NULL) && (virq < VGIC_NR_PRIVATE)) {
-		vgic_raise_private(v, v->arch.vgic, virq);
-		return;
-	}
 	if (!vgic_vcpu_ok(v) || !vgic_irq_valid(virq)) {
 		return;
 	}
 	d = v->domain;
-	/* SGIs and PPIs are banked: only an SPI is routed (the event PPI, every send). */
+	/* SGIs and PPIs are banked: only an SPI is routed. */
 	if ((virq < VGIC_NR_PRIVATE) && (v->vcpu_id < d->nr_vcpus)) {
 		vgic_raise(v, virq);
 		return;
@@ -219,6 +230,20 @@ void vgic_inject_irq(struct vcpu *v, unsigned int virq)
 		t = 0U;
 	}
 	vgic_raise(&d->vcpu[t], virq);
+}
+
+void vgic_inject_irq(struct vcpu *v, unsigned int virq)
+{
+	/*
+	 * A private interrupt of a vCPU whose vGIC state is set (vgic_domain_init
+	 * sets it only for the partition's vCPUs, after the checks of
+	 * vgic_inject_general): the event PPI of every send.
+	 */
+	if ((v != NULL) && (v->arch.vgic != NULL) && (virq < VGIC_NR_PRIVATE)) {
+		vgic_raise_private(v, v->arch.vgic, virq);
+		return;
+	}
+	vgic_inject_general(v, virq);
 }
 
 /* ------------------------------------------------------------------ */

@@ -186,8 +186,6 @@ int evtchn_alloc_unbound_in(struct domain *d, uint32_t port, domid_t remote, uin
 int evtchn_bind_interdomain_in(struct domain *ld, uint32_t lport, struct domain *rd,
 			       uint32_t rport, uint32_t *out);
 int evtchn_close_port(struct domain *d, uint32_t port);
-int evtchn_send_port(struct domain *d, uint32_t port);
-int evtchn_unmask_port(struct domain *d, uint32_t port);
 
 /*
  * One EVTCHNOP on its argument, already copied in; copy_back: write it out.

@@ -57,9 +57,28 @@ static inline void spin_unlock(spinlock_t *l)
 	/* Only the holder writes owner, so a plain increment is race free. */
 	store_release(&l->owner, read_atomic(&l->owner) + 1U);
 }
+
+/*
+ * spin_trylock inline, for a hot path that has a slower way round when the
+ * lock is taken (it then takes it with spin_lock there): no call, so the
+ * path can stay a leaf. The same ticket step as spin_trylock.
+ */
+static inline bool spin_trylock_inline(spinlock_t *l)
+{
+	uint32_t owner = load_acquire(&l->owner);
+	uint32_t expect = owner;
+
+	return atomic_cmpxchg(&l->next, &expect, owner + 1U);
+}
 #else
 void spin_lock(spinlock_t *l);
 void spin_unlock(spinlock_t *l);
+
+/* Checked and profiled builds: the out-of-line spin_trylock, with its bookkeeping. */
+static inline bool spin_trylock_inline(spinlock_t *l)
+{
+	return spin_trylock(l);
+}
 #endif
 bool spin_is_locked(const spinlock_t *l);
 
