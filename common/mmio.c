@@ -17,11 +17,13 @@ struct mmio_table {
 	uint32_t nr;
 	/*
 	 * The region the last access hit, tried first (a driver talks to one
-	 * device at a time). Only a hint, written by any vCPU of the partition:
-	 * the index is checked against nr and the address against the region
-	 * like any other.
+	 * device at a time), or NULL. Only a hint, written by any vCPU of the
+	 * partition, and always one of r[]: the address is checked against the
+	 * region like any other. A slot at or past nr is all zero (size 0:
+	 * nothing matches it), as the table only changes while its partition is
+	 * stopped (mmio_domain_reset clears it, mmio_register fills r[nr]).
 	 */
-	uint32_t last;
+	const struct mmio_region *last;
 	struct mmio_region r[CONFIG_MAX_MMIO_REGIONS];
 };
 
@@ -64,7 +66,7 @@ void mmio_domain_reset(struct domain *d)
 
 	if (t != NULL) {
 		store_release(&t->nr, 0U);
-		write_atomic(&t->last, 0U);
+		write_atomic(&t->last, NULL);
 		(void)memset(t->r, 0, sizeof(t->r));
 	}
 }
@@ -101,33 +103,101 @@ static int mmio_access(struct vcpu *v, const struct mmio_region *r, paddr_t off,
 	return rc;
 }
 
+/* gpa lies in region r (a hint, NULL or one of r[]: mmio_table's last). */
+static inline bool mmio_hit(const struct mmio_region *r, paddr_t gpa)
+{
+	return (r != NULL) && (gpa >= r->base) && ((gpa - r->base) < r->size);
+}
+
+/* The region of t holding gpa, the one the last access hit tried first; NULL: none. */
+static const struct mmio_region *mmio_find(struct mmio_table *t, paddr_t gpa)
+{
+	uint32_t nr = load_acquire(&t->nr);
+	const struct mmio_region *last = read_atomic(&t->last);
+	uint32_t i;
+
+	if (mmio_hit(last, gpa)) {
+		return last;
+	}
+	for (i = 0U; (i < nr) && (i < CONFIG_MAX_MMIO_REGIONS); i++) {
+		const struct mmio_region *r = &t->r[i];
+
+		if (mmio_hit(r, gpa)) {
+			write_atomic(&t->last, r);
+			return r;
+		}
+	}
+	return NULL;
+}
+
+static bool mmio_size_ok(unsigned int size)
+{
+	return (size == 1U) || (size == 2U) || (size == 4U) || (size == 8U);
+}
+
+/* mmio_store's write to region r, which holds gpa (mmio_access's write). */
+static inline __attribute__((always_inline)) int mmio_store_at(struct vcpu *v,
+								const struct mmio_region *r,
+								paddr_t gpa, unsigned int size,
+								uint64_t val)
+{
+	paddr_t off = gpa - r->base;
+
+	if ((off + size) > r->size) {
+		return -XEN_EINVAL;
+	}
+	if (r->ops->write == NULL) {
+		return -XEN_EACCES;
+	}
+	return r->ops->write(v, off, size, val & mmio_mask(size), r->priv);
+}
+
 int mmio_dispatch(struct vcpu *v, paddr_t gpa, bool write, unsigned int size, uint64_t *val)
 {
 	struct mmio_table *t = mmio_table_of((v != NULL) ? v->domain : NULL);
-	uint32_t nr;
-	uint32_t i;
+	const struct mmio_region *r;
 
 	if (t == NULL) {
 		return -XEN_ENOENT;
 	}
-	if ((size != 1U) && (size != 2U) && (size != 4U) && (size != 8U)) {
+	if (!mmio_size_ok(size)) {
 		return -XEN_EINVAL;
 	}
-	nr = load_acquire(&t->nr);
-	i = read_atomic(&t->last);
-	if ((i < nr) && (i < CONFIG_MAX_MMIO_REGIONS) && (gpa >= t->r[i].base) &&
-	    ((gpa - t->r[i].base) < t->r[i].size)) {
-		return mmio_access(v, &t->r[i], gpa - t->r[i].base, write, size, val);
+	r = mmio_find(t, gpa);
+	if (r == NULL) {
+		return -XEN_ENOENT;
 	}
-	for (i = 0U; (i < nr) && (i < CONFIG_MAX_MMIO_REGIONS); i++) {
-		const struct mmio_region *r = &t->r[i];
-		paddr_t off = gpa - r->base;
+	return mmio_access(v, r, gpa - r->base, write, size, val);
+}
 
-		if ((gpa < r->base) || (off >= r->size)) {
-			continue;
-		}
-		write_atomic(&t->last, i);
-		return mmio_access(v, r, off, write, size, val);
+/* mmio_store outside the region the last access hit: the search, as any access. */
+static __attribute__((noinline)) int mmio_store_search(struct vcpu *v, paddr_t gpa,
+							unsigned int size, uint64_t val)
+{
+	uint64_t v64 = val;
+
+	return mmio_dispatch(v, gpa, true, size, &v64);
+}
+
+/*
+ * As mmio_dispatch's write of 1 << sas bytes (sas: 0-3, as a data abort's
+ * syndrome gives it, so the size is valid by construction) for v, the vCPU
+ * whose trap this is (never NULL). The usual case,
+ * the region the last access hit, makes no call but the handler's (a tail
+ * call), so it builds no frame.
+ */
+int mmio_store(struct vcpu *v, paddr_t gpa, unsigned int sas, uint64_t val)
+{
+	struct mmio_table *t = mmio_table_of(v->domain);
+	unsigned int size = U(1) << (sas & 3U);
+	const struct mmio_region *last;
+
+	if (t == NULL) {
+		return -XEN_ENOENT;
 	}
-	return -XEN_ENOENT;
+	last = read_atomic(&t->last);
+	if (mmio_hit(last, gpa)) {
+		return mmio_store_at(v, last, gpa, size, val);
+	}
+	return mmio_store_search(v, gpa, size, val);
 }

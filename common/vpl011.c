@@ -126,14 +126,11 @@ static uint32_t vpl011_reg_read(struct vpl011 *u, uint32_t reg)
 	return val;
 }
 
-/* Returns true when the byte in *tx must be written to the console. */
-static bool vpl011_reg_write(struct vpl011 *u, uint32_t reg, uint32_t val, char *tx)
+/* A write to a register other than DR (vpl011_write), under u's lock. */
+static inline __attribute__((always_inline)) void vpl011_reg_write(struct vpl011 *u, uint32_t reg,
+								    uint32_t val)
 {
 	switch (reg) {
-	case UART_DR:
-		*tx = (char)(uint8_t)val;
-		u->tx_ris = INT_TX; /* the FIFO drained at once */
-		return true;
 	case UART_ILPR: u->ilpr = val & 0xffU; break;
 	case UART_IBRD: u->ibrd = val & 0xffffU; break;
 	case UART_FBRD: u->fbrd = val & 0x3fU; break;
@@ -150,7 +147,6 @@ static bool vpl011_reg_write(struct vpl011 *u, uint32_t reg, uint32_t val, char 
 	default:
 		break; /* RSR/ECR clears errors we never have; reserved: ignored */
 	}
-	return false;
 }
 
 static void vpl011_update_irq(struct vpl011 *u, bool level)
@@ -180,27 +176,73 @@ static int vpl011_read(struct vcpu *v, paddr_t off, unsigned int size, uint64_t 
 	return 0;
 }
 
+/* The UART's interrupt, raised again (a masked-in interrupt is set); 0 for vpl011_write. */
+static __attribute__((noinline)) int vpl011_raise(struct vpl011 *u)
+{
+	vpl011_update_irq(u, true);
+	return 0;
+}
+
+/* A DR write: the byte to the console, TXRIS set (the FIFO drained at once). */
+static __attribute__((noinline)) int vpl011_write_dr(struct vpl011 *u, uint32_t val)
+{
+	char tx = (char)(uint8_t)val;
+	bool level;
+
+	spin_lock(&u->lock);
+	u->tx_ris = INT_TX;
+	level = (vpl011_ris(u) & u->imsc) != 0U;
+	spin_unlock(&u->lock);
+	console_domain_write(u->d, &tx, 1U);
+	vpl011_update_irq(u, level);
+	return 0;
+}
+
+/*
+ * Any other register, u's lock held: the write, then the interrupt raised
+ * again when an IMSC or ICR write leaves a masked-in interrupt set.
+ */
+static inline __attribute__((always_inline)) int vpl011_write_held(struct vpl011 *u, uint32_t reg,
+								   uint32_t val)
+{
+	bool level;
+
+	vpl011_reg_write(u, reg, val);
+	level = ((reg == UART_IMSC) || (reg == UART_ICR)) && ((vpl011_ris(u) & u->imsc) != 0U);
+	spin_unlock(&u->lock);
+	return level ? vpl011_raise(u) : 0;
+}
+
+/* vpl011_write_held when the lock was not free at once: wait for it. */
+static __attribute__((noinline)) int vpl011_write_wait(struct vpl011 *u, uint32_t reg,
+							uint32_t val)
+{
+	spin_lock(&u->lock);
+	return vpl011_write_held(u, reg, val);
+}
+
+/*
+ * A register write. Anything but DR (a driver's IMSC, ICR, CR writes) takes
+ * the lock with spin_trylock_inline and makes no call but tail calls, so it
+ * builds no frame; a taken lock is waited for in vpl011_write_wait.
+ */
 static int vpl011_write(struct vcpu *v, paddr_t off, unsigned int size, uint64_t val, void *priv)
 {
 	struct vpl011 *u = priv;
 	uint32_t reg = (uint32_t)off & ~U(3);
-	char tx = 0;
-	bool emit;
-	bool level;
+	uint32_t word = (uint32_t)(val << ((off & 3U) * 8U));
 
 	(void)v;
 	if (size > 4U) {
 		return -XEN_EINVAL;
 	}
-	spin_lock(&u->lock);
-	emit = vpl011_reg_write(u, reg, (uint32_t)(val << ((off & 3U) * 8U)), &tx);
-	level = (vpl011_ris(u) & u->imsc) != 0U;
-	spin_unlock(&u->lock);
-	if (emit) {
-		console_domain_write(u->d, &tx, 1U);
+	if (reg == UART_DR) {
+		return vpl011_write_dr(u, word);
 	}
-	vpl011_update_irq(u, level && ((reg == UART_DR) || (reg == UART_IMSC) || (reg == UART_ICR)));
-	return 0;
+	if (!spin_trylock_inline(&u->lock)) {
+		return vpl011_write_wait(u, reg, word);
+	}
+	return vpl011_write_held(u, reg, word);
 }
 
 static const struct mmio_ops vpl011_ops = {

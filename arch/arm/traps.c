@@ -24,7 +24,8 @@
 #define SYSREG_ISS_MASK U(0x3ffc1e)
 #define SYSREG_ACTLR_EL1 (((uint32_t)3U << 20) | ((uint32_t)1U << 17) | ((uint32_t)1U << 10))
 
-static void vcpu_crash(struct vcpu *v, const char *fmt, uint64_t a, uint64_t b)
+static __attribute__((noinline, cold)) void vcpu_crash(struct vcpu *v, const char *fmt, uint64_t a,
+							 uint64_t b)
 {
 	char why[96];
 
@@ -268,12 +269,40 @@ static paddr_t fault_ipa(void)
 }
 
 /*
- * A stage-2 data abort of v on frame r: emulated (MMIO), retried (a block
- * being split) or the partition stopped. Returns how far the guest's PC must
- * move on (the access's length when emulated, else 0); the caller moves it,
- * in the frame or, on the lean path, in ELR_EL2 itself.
+ * A stage-2 data abort with nothing to emulate (no syndrome: ldp/stp, dc zva,
+ * ...; a page-table walk; a permission fault), or an access the MMIO
+ * emulation refused (rc): retried when it is a RAM page whose 2 MiB block
+ * another vCPU of the partition was splitting (a page given back, shared_info
+ * placed), else the partition is stopped. Out of line, so the emulated access
+ * does not pay for the message's frame.
  */
-static uint64_t handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
+static __attribute__((noinline, cold)) void dabt_refused(struct vcpu *v, paddr_t ipa,
+							 uint64_t esr, int rc)
+{
+	uint32_t iss = ESR_ISS(esr);
+
+	if ((FSC_TYPE(iss & FSC_MASK) == FSC_TRANSLATION) && ((rc == 0) || (rc == -XEN_ENOENT)) &&
+	    p2m_fault_is_transient(&v->domain->p2m, gaddr_to_gfn(ipa))) {
+		return;   /* a block was being split under us: retry the access */
+	}
+	if (rc == 0) {
+		vcpu_crash(v, "stage-2 fault at 0x%llx (ESR 0x%llx)", ipa, esr);
+	} else if (rc == -XEN_ENOENT) {
+		vcpu_crash(v, "stage-2 fault at 0x%llx", ipa, 0U);
+	} else {
+		vcpu_crash(v, "stage-2 fault at 0x%llx: MMIO access failed (%lld)", ipa,
+			   (uint64_t)(int64_t)rc);
+	}
+}
+
+/*
+ * A stage-2 data abort of v on frame r: emulated (MMIO), retried (a block
+ * being split) or the partition stopped (dabt_refused). Returns how far the
+ * guest's PC must move on (the access's length when emulated, else 0); the
+ * caller moves it, in the frame or, on the lean path, in ELR_EL2 itself.
+ */
+static __attribute__((noinline)) uint64_t handle_dabt(struct vcpu *v, struct cpu_regs *r,
+						       uint64_t esr)
 {
 	uint32_t iss = ESR_ISS(esr);
 	paddr_t ipa = fault_ipa();
@@ -285,33 +314,16 @@ static uint64_t handle_dabt(struct vcpu *v, struct cpu_regs *r, uint64_t esr)
 
 	if ((FSC_TYPE(iss & FSC_MASK) != FSC_TRANSLATION) || ((iss & DABT_S1PTW) != 0U) ||
 	    ((iss & DABT_ISV) == 0U)) {
-		/*
-		 * Not an emulable access: no syndrome (ldp/stp, dc zva, ...), a page-table walk,
-		 * or a permission fault. A translation fault there may still be a RAM page
-		 * whose 2 MiB block another vCPU of the partition was splitting (a page given
-		 * back, shared_info placed): retry it then.
-		 */
-		if ((FSC_TYPE(iss & FSC_MASK) == FSC_TRANSLATION) &&
-		    p2m_fault_is_transient(&v->domain->p2m, gaddr_to_gfn(ipa))) {
-			return 0U;
-		}
-		vcpu_crash(v, "stage-2 fault at 0x%llx (ESR 0x%llx)", ipa, esr);
+		/* Not an emulable access: no syndrome, a page-table walk, or a permission fault. */
+		dabt_refused(v, ipa, esr, 0);
 		return 0U;
 	}
 	if (write && (rt != 31U)) {
 		val = r->x[rt];
 	}
 	rc = mmio_dispatch(v, ipa, write, size, &val);
-	if ((rc == -XEN_ENOENT) && p2m_fault_is_transient(&v->domain->p2m, gaddr_to_gfn(ipa))) {
-		return 0U; /* a block was being split under us: retry the access */
-	}
-	if (rc == -XEN_ENOENT) {
-		vcpu_crash(v, "stage-2 fault at 0x%llx", ipa, 0U);
-		return 0U;
-	}
 	if (rc != 0) {
-		vcpu_crash(v, "stage-2 fault at 0x%llx: MMIO access failed (%lld)", ipa,
-			   (uint64_t)(int64_t)rc);
+		dabt_refused(v, ipa, esr, rc);
 		return 0U;
 	}
 	if (!write && (rt != 31U)) {
@@ -340,13 +352,36 @@ struct hc_result guest_dabt_lean(struct pcpu *pc)
 {
 	struct vcpu *v = pc->cur_vcpu;
 	struct cpu_regs *r = &v->arch.regs;
+	uint64_t esr = sysreg_read(esr_el2);
+	uint32_t iss = ESR_ISS(esr);
 	uint64_t step;
 	struct hc_result res;
 
 	if (v->arch.vgic != NULL) {
 		vgic_sync_here(v->arch.vgic);
 	}
-	step = handle_dabt(v, r, sysreg_read(esr_el2));
+	if ((iss & (DABT_ISV | DABT_S1PTW | DABT_WNR | FSC_TYPE(FSC_MASK))) ==
+	    (DABT_ISV | DABT_WNR | FSC_TRANSLATION)) {
+		/*
+		 * An emulable store (a driver's register write), as handle_dabt would
+		 * emulate it, the value passed as it is (mmio_store).
+		 */
+		uint64_t rt = (esr >> 16) & ULL(0x1f);   /* DABT_SRT, as a 64-bit index */
+		int rc;
+
+		step = ((esr & ESR_IL) != 0U) ? ULL(4) : ULL(2);
+		rc = mmio_store(v, fault_ipa(), (unsigned int)DABT_SAS(esr), (rt == 31U) ? 0U : r->x[rt]);
+		if (rc != 0) {
+			/*
+			 * The syndrome registers still hold this trap's: IRQs and SErrors
+			 * are masked and nothing here takes an exception at EL2.
+			 */
+			dabt_refused(v, fault_ipa(), sysreg_read(esr_el2), rc);
+			step = 0U;
+		}
+	} else {
+		step = handle_dabt(v, r, esr);
+	}
 	if (step != 0U) {
 		sysreg_write(elr_el2, sysreg_read(elr_el2) + step);
 	}

@@ -36,5 +36,11 @@ void mmio_domain_reset(struct domain *d);
  * value truncated to size; writes pass it truncated.
  */
 int mmio_dispatch(struct vcpu *v, paddr_t gpa, bool write, unsigned int size, uint64_t *val);
+/*
+ * mmio_dispatch of a write of 1 << sas bytes (sas 0-3: a data abort
+ * syndrome's SAS), the value passed as it is: the trapped store's path
+ * (v is the trapping vCPU, never NULL).
+ */
+int mmio_store(struct vcpu *v, paddr_t gpa, unsigned int sas, uint64_t val);
 
 #endif
