@@ -235,6 +235,22 @@ int domain_create(domid_t id, const struct domain_config *cfg)
 	return 0;
 }
 
+/*
+ * Shutdowns whose stop work (devices masked, mappings checked, a restart)
+ * has not finished. The run ends only when it is zero and every partition
+ * has stopped for good: a partition that stops while another is still
+ * stopping or restarting must not turn the machine off under it.
+ */
+static uint32_t domains_stopping;
+/* Set once by the CPU that turns the machine off: one summary, one SYSTEM_OFF. */
+static bool system_off_claimed;
+
+void domain_stops_reset(void)
+{
+	write_atomic(&domains_stopping, 0U);
+	write_atomic(&system_off_claimed, false);
+}
+
 static bool all_domains_stopped(int *status)
 {
 	uint32_t i;
@@ -278,7 +294,9 @@ void domain_shutdown(struct domain *d, uint32_t reason)
 	}
 	d->shutdown_reason = reason;
 	restart = domain_wants_restart(d, reason);
-	write_atomic(&d->state, DOMAIN_SHUTDOWN);
+	/* Counted before the state says stopped, so whoever sees the state sees the count. */
+	(void)atomic_fetch_add(&domains_stopping, 1U);
+	store_release(&d->state, DOMAIN_SHUTDOWN);
 	spin_unlock(&d->lock);
 
 	printk("bulkhead: %s (d%u) shut down, reason %u%s\n", d->cfg.name, d->domain_id, reason,
@@ -289,9 +307,21 @@ void domain_shutdown(struct domain *d, uint32_t reason)
 	xpfo_check("stopped", d->domain_id);
 	if (restart) {
 		domain_restart(d);
+	}
+	if (atomic_fetch_sub(&domains_stopping, 1U) != 1U) {
+		return; /* the last stop to finish decides */
+	}
+	if (!all_domains_stopped(&status)) {
 		return;
 	}
-	if (all_domains_stopped(&status)) {
+	/*
+	 * A partition that began stopping after the count reached zero and whose
+	 * state was read as stopped above is seen with its count here: the count
+	 * was taken before its state's release store, and the states were read
+	 * before this fence.
+	 */
+	smp_rmb();
+	if ((read_atomic(&domains_stopping) == 0U) && !atomic_xchg(&system_off_claimed, true)) {
 		printk("bulkhead: all partitions stopped, status %d\n", status);
 		domain_print_summary(status);
 		arch_system_off(status);

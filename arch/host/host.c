@@ -339,6 +339,9 @@ void arch_domain_stop(struct domain *d)
 	for (i = 0U; i < d->nr_vcpus; i++) {
 		d->vcpu[i].online = false;
 	}
+	if (host_domain_stop_hook != NULL) {
+		host_domain_stop_hook(d);
+	}
 }
 
 void arch_domain_start(struct domain *d)
@@ -347,6 +350,7 @@ void arch_domain_start(struct domain *d)
 }
 
 int host_system_off_status = -1;
+void (*host_domain_stop_hook)(struct domain *d);
 
 __noreturn void arch_system_off(int status)
 {

@@ -134,6 +134,8 @@ int domain_map_static(struct domain *d);
 int domain_load(struct domain *d);
 /* Start every created partition. */
 void domain_start_all(void);
+/* No stop in progress and the machine not yet turned off (zero at boot; host tests). */
+void domain_stops_reset(void);
 /* The vCPU pinned to physical CPU cpu (1:1), or NULL if it hosts none. */
 struct vcpu *vcpu_of_pcpu(unsigned int cpu);
 

@@ -21,6 +21,8 @@ void harness_reset(void)
 	for (i = 0U; i < CONFIG_MAX_DOMAINS; i++) {
 		memset(&domains[i], 0, sizeof(domains[i]));
 	}
+	domain_stops_reset();
+	host_domain_stop_hook = NULL;
 	host_mm_reset();
 	lock_check_reset();
 	host_console_clear();

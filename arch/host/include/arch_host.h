@@ -28,6 +28,8 @@ extern int host_console_echo;
 /* map_domain_page_global() mappings not yet unmapped. */
 extern int64_t host_global_maps;
 extern int host_system_off_status;
+/* Called at the end of arch_domain_stop: a test's window into a stop in progress. */
+extern void (*host_domain_stop_hook)(struct domain *d);
 
 void host_set_cpu(unsigned int cpu);
 void host_set_current(struct vcpu *v);
