@@ -41,11 +41,6 @@ static long hc_sched_op(const regval_t a[HYPERCALL_NR_ARGS])
 	return do_sched_op((unsigned int)a[0], a[1]);
 }
 
-static long hc_event_channel_op(const regval_t a[HYPERCALL_NR_ARGS])
-{
-	return do_event_channel_op((unsigned int)a[0], a[1]);
-}
-
 static long hc_hvm_op(const regval_t a[HYPERCALL_NR_ARGS])
 {
 	return do_hvm_op((unsigned int)a[0], a[1]);
@@ -59,7 +54,7 @@ const hypercall_fn_t hypercall_table[__HYPERVISOR_NR] = {
 	[__HYPERVISOR_vm_assist] = hc_vm_assist,
 	[__HYPERVISOR_vcpu_op] = hc_vcpu_op,
 	[__HYPERVISOR_sched_op] = hc_sched_op,
-	[__HYPERVISOR_event_channel_op] = hc_event_channel_op,
+	/* event_channel_op: hypercall_dispatch calls do_event_channel_op itself. */
 	[__HYPERVISOR_hvm_op] = hc_hvm_op,
 };
 

@@ -15,6 +15,32 @@
 	b	\label
 	.endm
 
+	/*
+	 * The lean frame (x0 and x1 already saved): x2-x19 and x30 below SP_EL2,
+	 * x19 its base across the call, then \handler(pcpu) on this CPU's stack
+	 * and the hypercall's exit. x29 stays the guest's (C preserves it and the
+	 * fast exit does not reload it): a panic backtrace follows only frame
+	 * records inside this CPU's stack (hyp_backtrace), so it stops there.
+	 */
+	.macro	lean_call handler
+	stp	x2, x3, [sp, #REGS_X(2) - REGS_SIZE]
+	stp	x4, x5, [sp, #REGS_X(4) - REGS_SIZE]
+	stp	x6, x7, [sp, #REGS_X(6) - REGS_SIZE]
+	stp	x8, x9, [sp, #REGS_X(8) - REGS_SIZE]
+	stp	x10, x11, [sp, #REGS_X(10) - REGS_SIZE]
+	stp	x12, x13, [sp, #REGS_X(12) - REGS_SIZE]
+	stp	x14, x15, [sp, #REGS_X(14) - REGS_SIZE]
+	stp	x16, x17, [sp, #REGS_X(16) - REGS_SIZE]
+	stp	x18, x19, [sp, #REGS_X(18) - REGS_SIZE]
+	str	x30, [sp, #REGS_X(30) - REGS_SIZE]
+	sub	x19, sp, #REGS_SIZE
+	mrs	x0, tpidr_el2
+	ldr	x1, [x0, #PCPU_STACK_TOP]
+	mov	sp, x1
+	bl	\handler
+	b	guest_hypercall_exit
+	.endm
+
 	.section .text.vectors, "ax"
 	.balign	0x800
 	.global	hyp_vectors
@@ -47,27 +73,7 @@ guest_sync_slot:
 	movk	w1, #ESR_XEN_HVC_HI, lsl #16
 	cmp	w0, w1
 	b.ne	guest_sync_other
-	stp	x2, x3, [sp, #REGS_X(2) - REGS_SIZE]
-	stp	x4, x5, [sp, #REGS_X(4) - REGS_SIZE]
-	stp	x6, x7, [sp, #REGS_X(6) - REGS_SIZE]
-	stp	x8, x9, [sp, #REGS_X(8) - REGS_SIZE]
-	stp	x10, x11, [sp, #REGS_X(10) - REGS_SIZE]
-	stp	x12, x13, [sp, #REGS_X(12) - REGS_SIZE]
-	stp	x14, x15, [sp, #REGS_X(14) - REGS_SIZE]
-	stp	x16, x17, [sp, #REGS_X(16) - REGS_SIZE]
-	stp	x18, x19, [sp, #REGS_X(18) - REGS_SIZE]
-	str	x30, [sp, #REGS_X(30) - REGS_SIZE]
-	sub	x19, sp, #REGS_SIZE	/* the frame, across the call */
-	mrs	x0, tpidr_el2		/* guest_hypercall(pcpu) */
-	ldr	x1, [x0, #PCPU_STACK_TOP]
-	mov	sp, x1
-	/*
-	 * x29 stays the guest's (C preserves it and the fast exit does not reload
-	 * it): a panic backtrace follows only frame records inside this CPU's
-	 * stack (hyp_backtrace), so it stops there.
-	 */
-	bl	guest_hypercall
-	b	guest_hypercall_exit
+	lean_call guest_hypercall
 	.if	(. - guest_sync_slot) > 0x80
 	.error	"the lean hypercall entry overflows its vector slot"
 	.endif
@@ -79,22 +85,7 @@ guest_sync_slot:
 	.balign	0x80
 guest_irq_slot:
 	stp	x0, x1, [sp, #REGS_X(0) - REGS_SIZE]
-	stp	x2, x3, [sp, #REGS_X(2) - REGS_SIZE]
-	stp	x4, x5, [sp, #REGS_X(4) - REGS_SIZE]
-	stp	x6, x7, [sp, #REGS_X(6) - REGS_SIZE]
-	stp	x8, x9, [sp, #REGS_X(8) - REGS_SIZE]
-	stp	x10, x11, [sp, #REGS_X(10) - REGS_SIZE]
-	stp	x12, x13, [sp, #REGS_X(12) - REGS_SIZE]
-	stp	x14, x15, [sp, #REGS_X(14) - REGS_SIZE]
-	stp	x16, x17, [sp, #REGS_X(16) - REGS_SIZE]
-	stp	x18, x19, [sp, #REGS_X(18) - REGS_SIZE]
-	str	x30, [sp, #REGS_X(30) - REGS_SIZE]
-	sub	x19, sp, #REGS_SIZE
-	mrs	x0, tpidr_el2		/* guest_irq_lean(pcpu) */
-	ldr	x1, [x0, #PCPU_STACK_TOP]
-	mov	sp, x1
-	bl	guest_irq_lean
-	b	guest_hypercall_exit
+	lean_call guest_irq_lean
 	.if	(. - guest_irq_slot) > 0x80
 	.error	"the lean IRQ entry overflows its vector slot"
 	.endif
@@ -176,22 +167,7 @@ guest_sync_other:
 	sub	w1, w1, #20
 	cmp	w1, #9
 	b.ls	guest_sync_full		/* x20-x29 */
-	stp	x2, x3, [sp, #REGS_X(2) - REGS_SIZE]
-	stp	x4, x5, [sp, #REGS_X(4) - REGS_SIZE]
-	stp	x6, x7, [sp, #REGS_X(6) - REGS_SIZE]
-	stp	x8, x9, [sp, #REGS_X(8) - REGS_SIZE]
-	stp	x10, x11, [sp, #REGS_X(10) - REGS_SIZE]
-	stp	x12, x13, [sp, #REGS_X(12) - REGS_SIZE]
-	stp	x14, x15, [sp, #REGS_X(14) - REGS_SIZE]
-	stp	x16, x17, [sp, #REGS_X(16) - REGS_SIZE]
-	stp	x18, x19, [sp, #REGS_X(18) - REGS_SIZE]
-	str	x30, [sp, #REGS_X(30) - REGS_SIZE]
-	sub	x19, sp, #REGS_SIZE
-	mrs	x0, tpidr_el2		/* guest_dabt_lean(pcpu) */
-	ldr	x1, [x0, #PCPU_STACK_TOP]
-	mov	sp, x1
-	bl	guest_dabt_lean
-	b	guest_hypercall_exit
+	lean_call guest_dabt_lean
 
 /* Every other synchronous trap: x0 and x1 are saved, the rest follows. */
 guest_sync32:

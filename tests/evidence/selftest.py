@@ -162,10 +162,22 @@ def test_report(tmp):
     return verdict("report", ok, text)
 
 
+# VERIFIES: REQ-EVD-003
+def test_asm_entries(tmp):
+    """A C handler an assembly macro branches to is a stack entry point too."""
+    write(tmp, "arch/arm/v.S", "\t.macro lean_call handler\n\tstr x30, [sp]\n"
+          "\tbl \\handler\n\tb out\n\t.endm\n"
+          "\t.macro keep reg, where\n\tstr \\reg, [\\where]\n\t.endm\n"
+          "slot:\n\tlean_call lean_c /* a comment */\n\tkeep x1, sp\n\tbl direct_c\n")
+    names, _frame = stack.asm_entries(tmp)
+    ok = {"lean_c", "direct_c", "out"} <= names and "x1" not in names and "sp" not in names
+    return verdict("asm-entries", ok, str(sorted(names)))
+
+
 def main():
     ok = True
     for t in (test_requirements, test_stack, test_misra, test_loops, test_coverage_exclusions,
-              test_report):
+              test_report, test_asm_entries):
         with tempfile.TemporaryDirectory() as tmp:
             ok = t(tmp) and ok
     return 0 if ok else 1

@@ -57,13 +57,31 @@ def table_handlers(root):
             for fn in re.findall(r"\[\s*__HYPERVISOR_\w+\s*\]\s*=\s*(\w+)", m.group(1))]
 
 
+def macro_branches(text):
+    """Macros that branch to one of their parameters: {name: parameter index}."""
+    found = {}
+    for name, params, body in re.findall(r"^\s*\.macro\s+(\w+)[ \t,]*([^\n]*)\n(.*?)^\s*\.endm",
+                                         text, re.S | re.M):
+        names = [p.split("=")[0].split(":")[0] for p in re.split(r"[\s,]+", params) if p]
+        for i, p in enumerate(names):
+            if re.search(r"^\s*(?:bl|b)\s+\\%s\s*$" % re.escape(p), body, re.M):
+                found[name] = i
+    return found
+
+
 def asm_entries(root):
-    """C functions that arch/arm assembly branches to, and its frame pushes."""
+    """C functions that arch/arm assembly branches to, directly or through a
+    macro's parameter (`lean_call guest_hypercall`), and its frame pushes."""
     names, frame = set(), 0
     for s in sorted(glob.glob(os.path.join(root, "arch", "arm", "*.S"))):
         text = open(s, encoding="utf-8", errors="replace").read()
         text = re.sub(r"//[^\n]*|/\*.*?\*/", "", text, flags=re.S)
         names.update(re.findall(r"^\s*(?:bl|b)\s+([A-Za-z_]\w*)\s*$", text, re.M))
+        for macro, i in macro_branches(text).items():
+            for args in re.findall(r"^\s*%s\s+([^\n]+)$" % re.escape(macro), text, re.M):
+                arg = [a for a in re.split(r"[\s,]+", args.strip()) if a]
+                if i < len(arg) and re.match(r"^[A-Za-z_]\w*$", arg[i]):
+                    names.add(arg[i])
         for n in re.findall(r"sub\s+sp\s*,\s*sp\s*,\s*#\s*(\d+|0x[0-9a-fA-F]+)", text):
             frame = max(frame, int(n, 0))
     return names, frame
