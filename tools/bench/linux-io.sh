@@ -3,9 +3,9 @@
 # disks served by the bare-metal backend partition over xenbus, with
 # persistent grants offered by the backend and not; 1, 2 and 3 Linux
 # partitions (one disk each) at once; 4 KiB and 64 KiB O_DIRECT requests at
-# queue depth 1 and 8 (tools/linux/progs/blkload: that many processes, one
-# request in flight each, reads and writes alternating at pseudo-random
-# offsets). Every Linux runs the same schedule of time windows on the
+# queue depth 1 and 8 (tools/linux/progs/blkload: that many threads of one
+# process, one request in flight each, reads and writes alternating at
+# pseudo-random offsets). Every Linux runs the same schedule of time windows on the
 # virtual counter, which Bulkhead starts for each partition when it creates
 # it at boot (CNTVOFF, as Xen does): the partitions' counters differ by the
 # time it takes to load one Linux (about 15 ms under icount, some 100 ms
@@ -58,7 +58,7 @@ plot() {
 					echo "set title '$((size / 1024)) KiB, -icount shift=0 (1e9 / instructions per request)'"
 					echo "set ylabel 'requests per virtual second (all frontends)'"
 				else
-					echo "set title '$((size / 1024)) KiB, wall clock, MTTCG on 2 loaded host cores (medians)'"
+					echo "set title '$((size / 1024)) KiB, wall clock, MTTCG on 2 host cores (medians)'"
 					echo "set ylabel 'requests/s (all frontends)'"
 				fi
 				plot="plot"

@@ -12,10 +12,15 @@
  * counter (CNTVCT_EL0: Bulkhead starts a partition's counter when it
  * creates it, so partitions created together at boot share these windows,
  * give or take the time to load one of them). In a window qd
- * processes each keep one O_DIRECT request in flight (so the disk sees qd
+ * threads each keep one O_DIRECT request in flight (so the disk sees qd
  * at a time), alternating reads and writes at pseudo-random aligned offsets
  * (a fixed sequence: the same run issues the same requests). A request
- * counts when it completes inside the window. Lines:
+ * counts when it completes inside the window. Threads of one process, not
+ * separate processes: switching between them keeps the address space, so
+ * the guest's scheduling costs what it costs on hardware; under TCG a
+ * switch of address space (a new ASID) empties QEMU's software TLB, and
+ * with eight processes those refills, not the block path, set the rate
+ * (docs/performance.md, bench-linux-io). Lines:
  *   blkload: bytes=B qd=Q rep=R reqs=N window_ns=T
  *   blkload: LATE ...   (the window had begun when the processes were ready)
  *   blkload: done, K windows
@@ -27,13 +32,12 @@
 #include <sched.h>
 #include <stdbool.h>
 #include <linux/fs.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <sys/mman.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -88,43 +92,60 @@ static void wait_until(uint64_t t, uint64_t frq)
 	}
 }
 
-/* One process: requests until end; completed ones inside the window counted in *count. */
-static void worker(const char *dev, unsigned long bytes, uint64_t disk, unsigned int me,
-		   uint64_t start, uint64_t end, uint64_t frq, volatile uint64_t *count)
+struct worker {
+	pthread_t thread;
+	const char *dev;
+	unsigned long bytes;
+	uint64_t disk;
+	unsigned int me;
+	uint64_t start;
+	uint64_t end;
+	uint64_t frq;
+	uint64_t count; /* requests completed inside the window */
+	int failed;
+};
+
+/* One thread: requests until the window's end. */
+static void *worker_run(void *arg)
 {
-	int fd = open(dev, O_RDWR | O_DIRECT);
+	struct worker *w = arg;
+	int fd = open(w->dev, O_RDWR | O_DIRECT);
 	void *buf = NULL;
-	uint64_t blocks = disk / bytes;
-	uint64_t x = 0x9e3779b97f4a7c15ull * (me + 1u);
+	uint64_t blocks = w->disk / w->bytes;
+	uint64_t x = 0x9e3779b97f4a7c15ull * (w->me + 1u);
 	uint64_t n = 0;
 	uint64_t i;
 
-	if ((fd < 0) || (posix_memalign(&buf, 4096, bytes) != 0) || (blocks == 0)) {
-		printf("blkload: FAIL open %s O_DIRECT (%s)\n", dev, strerror(errno));
-		_exit(1);
+	if ((fd < 0) || (posix_memalign(&buf, 4096, w->bytes) != 0) || (blocks == 0)) {
+		printf("blkload: FAIL open %s O_DIRECT (%s)\n", w->dev, strerror(errno));
+		w->failed = 1;
+		return NULL;
 	}
-	memset(buf, (int)me, bytes);
-	wait_until(start, frq);
-	for (i = 0; cntvct() < end; i++) {
+	memset(buf, (int)w->me, w->bytes);
+	wait_until(w->start, w->frq);
+	for (i = 0; cntvct() < w->end; i++) {
 		off_t off;
 		ssize_t r;
 
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		off = (off_t)((x % blocks) * bytes);
-		r = (i & 1u) ? pwrite(fd, buf, bytes, off) : pread(fd, buf, bytes, off);
-		if (r != (ssize_t)bytes) {
+		off = (off_t)((x % blocks) * w->bytes);
+		r = (i & 1u) ? pwrite(fd, buf, w->bytes, off) : pread(fd, buf, w->bytes, off);
+		if (r != (ssize_t)w->bytes) {
 			printf("blkload: FAIL %s of %lu at %lld: %zd (%s)\n", (i & 1u) ? "write" : "read",
-			       bytes, (long long)off, r, strerror(errno));
-			_exit(1);
+			       w->bytes, (long long)off, r, strerror(errno));
+			w->failed = 1;
+			break;
 		}
-		if (cntvct() <= end) {
+		if (cntvct() <= w->end) {
 			n++;
 		}
 	}
-	*count = n;
-	_exit(0);
+	w->count = n;
+	free(buf);
+	close(fd);
+	return NULL;
 }
 
 int main(int argc, char **argv)
@@ -136,7 +157,7 @@ int main(int argc, char **argv)
 	double t0 = 60.0, window = 2.0, gap = 1.0;
 	uint64_t frq = cntfrq();
 	uint64_t disk = 0;
-	volatile uint64_t *counts;
+	static struct worker workers[MAX_QD];
 	unsigned int k = 0;
 	int fd;
 	int i;
@@ -168,10 +189,6 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	close(fd);
-	counts = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (counts == MAP_FAILED) {
-		return 1;
-	}
 	printf("blkload: %s, %" PRIu64 " bytes, counter %" PRIu64 " Hz, now %.3f s\n", dev, disk,
 	       frq, (double)cntvct() / (double)frq);
 	fflush(stdout);
@@ -186,20 +203,20 @@ int main(int argc, char **argv)
 				int bad = 0;
 
 				for (unsigned int p = 0; p < qd; p++) {
-					counts[p] = 0;
-					if (fork() == 0) {
-						worker(dev, bytes[b], disk, p + 16u * r, start, end, frq,
-						       &counts[p]);
+					struct worker *w = &workers[p];
+
+					*w = (struct worker){ .dev = dev, .bytes = bytes[b], .disk = disk,
+							      .me = p + 16u * r, .start = start, .end = end,
+							      .frq = frq };
+					if (pthread_create(&w->thread, NULL, worker_run, w) != 0) {
+						printf("blkload: FAIL pthread_create\n");
+						return 1;
 					}
 				}
 				for (unsigned int p = 0; p < qd; p++) {
-					int st = 0;
-					if ((wait(&st) < 0) || !WIFEXITED(st) || (WEXITSTATUS(st) != 0)) {
-						bad = 1;
-					}
-				}
-				for (unsigned int p = 0; p < qd; p++) {
-					sum += counts[p];
+					(void)pthread_join(workers[p].thread, NULL);
+					bad |= workers[p].failed;
+					sum += workers[p].count;
 				}
 				if (bad) {
 					printf("blkload: FAIL bytes=%lu qd=%u rep=%u\n", bytes[b], qd, r);
