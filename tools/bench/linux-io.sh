@@ -5,13 +5,13 @@
 # partitions (one disk each) at once; 4 KiB and 64 KiB O_DIRECT requests at
 # queue depth 1 and 8 (tools/linux/progs/blkload: that many threads of one
 # process, one request in flight each, reads and writes alternating at
-# pseudo-random offsets). Every Linux runs the same schedule of time windows on the
-# virtual counter, which Bulkhead starts for each partition when it creates
-# it at boot (CNTVOFF, as Xen does): the partitions' counters differ by the
-# time it takes to load one Linux (about 15 ms under icount, some 100 ms
-# in wall-clock runs), small against the windows, so the frontends load
-# the backend in the same windows; a point is the sum of every frontend's
-# requests completed in its window, per second.
+# pseudo-random offsets). Every Linux runs the same schedule of time windows
+# on the virtual counter, which Bulkhead starts for each partition when it
+# creates it at boot (CNTVOFF, as Xen does): the partitions' counters differ
+# by the time it takes to load one Linux (about 15 ms under icount, some
+# 100 ms in wall-clock runs), small against the windows, so the frontends
+# load the backend in the same windows; a point is the sum of every
+# frontend's requests completed in its window, per second.
 #
 # Two clocks:
 #  - icount: QEMU -icount shift=0,sleep=off (single-threaded TCG, one

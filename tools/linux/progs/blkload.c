@@ -22,7 +22,7 @@
  * with eight processes those refills, not the block path, set the rate
  * (docs/performance.md, bench-linux-io). Lines:
  *   blkload: bytes=B qd=Q rep=R reqs=N window_ns=T
- *   blkload: LATE ...   (the window had begun when the processes were ready)
+ *   blkload: LATE ...   (the window had begun when the threads were ready)
  *   blkload: done, K windows
  */
 #define _GNU_SOURCE
@@ -92,15 +92,20 @@ static void wait_until(uint64_t t, uint64_t frq)
 	}
 }
 
-struct worker {
-	pthread_t thread;
+/* What every thread of one window shares. */
+struct window {
 	const char *dev;
 	unsigned long bytes;
 	uint64_t disk;
-	unsigned int me;
 	uint64_t start;
 	uint64_t end;
 	uint64_t frq;
+};
+
+struct worker {
+	pthread_t thread;
+	const struct window *win;
+	unsigned int me;
 	uint64_t count; /* requests completed inside the window */
 	int failed;
 };
@@ -109,36 +114,37 @@ struct worker {
 static void *worker_run(void *arg)
 {
 	struct worker *w = arg;
-	int fd = open(w->dev, O_RDWR | O_DIRECT);
+	const struct window *win = w->win;
+	int fd = open(win->dev, O_RDWR | O_DIRECT);
 	void *buf = NULL;
-	uint64_t blocks = w->disk / w->bytes;
+	uint64_t blocks = win->disk / win->bytes;
 	uint64_t x = 0x9e3779b97f4a7c15ull * (w->me + 1u);
 	uint64_t n = 0;
 	uint64_t i;
 
-	if ((fd < 0) || (posix_memalign(&buf, 4096, w->bytes) != 0) || (blocks == 0)) {
-		printf("blkload: FAIL open %s O_DIRECT (%s)\n", w->dev, strerror(errno));
+	if ((fd < 0) || (posix_memalign(&buf, 4096, win->bytes) != 0) || (blocks == 0)) {
+		printf("blkload: FAIL open %s O_DIRECT (%s)\n", win->dev, strerror(errno));
 		w->failed = 1;
 		return NULL;
 	}
-	memset(buf, (int)w->me, w->bytes);
-	wait_until(w->start, w->frq);
-	for (i = 0; cntvct() < w->end; i++) {
+	memset(buf, (int)w->me, win->bytes);
+	wait_until(win->start, win->frq);
+	for (i = 0; cntvct() < win->end; i++) {
 		off_t off;
 		ssize_t r;
 
 		x ^= x << 13;
 		x ^= x >> 7;
 		x ^= x << 17;
-		off = (off_t)((x % blocks) * w->bytes);
-		r = (i & 1u) ? pwrite(fd, buf, w->bytes, off) : pread(fd, buf, w->bytes, off);
-		if (r != (ssize_t)w->bytes) {
+		off = (off_t)((x % blocks) * win->bytes);
+		r = (i & 1u) ? pwrite(fd, buf, win->bytes, off) : pread(fd, buf, win->bytes, off);
+		if (r != (ssize_t)win->bytes) {
 			printf("blkload: FAIL %s of %lu at %lld: %zd (%s)\n", (i & 1u) ? "write" : "read",
-			       w->bytes, (long long)off, r, strerror(errno));
+			       win->bytes, (long long)off, r, strerror(errno));
 			w->failed = 1;
 			break;
 		}
-		if (cntvct() <= w->end) {
+		if (cntvct() <= win->end) {
 			n++;
 		}
 	}
@@ -197,6 +203,8 @@ int main(int argc, char **argv)
 			for (unsigned int r = 0; r < reps; r++, k++) {
 				uint64_t start = (uint64_t)((t0 + k * (window + gap)) * (double)frq);
 				uint64_t end = start + (uint64_t)(window * (double)frq);
+				const struct window win = { .dev = dev, .bytes = bytes[b], .disk = disk,
+							    .start = start, .end = end, .frq = frq };
 				uint64_t sum = 0;
 				unsigned int qd = (qds[q] > MAX_QD) ? MAX_QD : (unsigned int)qds[q];
 				bool late = cntvct() >= start;
@@ -205,9 +213,7 @@ int main(int argc, char **argv)
 				for (unsigned int p = 0; p < qd; p++) {
 					struct worker *w = &workers[p];
 
-					*w = (struct worker){ .dev = dev, .bytes = bytes[b], .disk = disk,
-							      .me = p + 16u * r, .start = start, .end = end,
-							      .frq = frq };
+					*w = (struct worker){ .win = &win, .me = p + 16u * r };
 					if (pthread_create(&w->thread, NULL, worker_run, w) != 0) {
 						printf("blkload: FAIL pthread_create\n");
 						return 1;
